@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, lowest first. A target may import only the ones above it in this list:
+//   CDStoreModel     — load, validate and hash managed object models (no SQLite)
+//   CDStorePredicate — parse NSPredicate format strings into an AST (no SQLite)
+//   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
+//   CDStoreCLI       — commands, output formats, the REPL
+let package = Package(
+    name: "cdstore",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "cdstore", targets: ["cdstore"]),
+        .library(name: "CDStoreModel", targets: ["CDStoreModel"]),
+        .library(name: "CDStorePredicate", targets: ["CDStorePredicate"]),
+        .library(name: "CDStoreSQLite", targets: ["CDStoreSQLite"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(
+            name: "CDStoreModel",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CDStorePredicate"),
+        .target(
+            name: "CDStoreSQLite",
+            dependencies: [
+                "CDStoreModel", "CDStorePredicate",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .target(
+            name: "CDStoreCLI",
+            dependencies: [
+                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
+        .target(
+            name: "CDStoreTestSupport",
+            dependencies: ["CDStoreModel", "CDStoreSQLite"]),
+        .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreTestSupport"]),
+        .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate"]),
+        .testTarget(name: "CDStoreSQLiteTests", dependencies: ["CDStoreSQLite", "CDStoreTestSupport"]),
+        .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreTestSupport"]),
+    ]
+)
