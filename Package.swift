@@ -43,7 +43,9 @@ let package = Package(
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),
         .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreTestSupport"]),
         .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate"]),
-        .testTarget(name: "CDStoreSQLiteTests", dependencies: ["CDStoreSQLite", "CDStoreTestSupport"]),
+        .testTarget(
+            name: "CDStoreSQLiteTests",
+            dependencies: ["CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreTestSupport"]),
     ]
 )

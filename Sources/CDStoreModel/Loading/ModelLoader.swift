@@ -1,0 +1,123 @@
+import Foundation
+
+/// Finds and reads a model from a path, whatever form it has.
+///
+/// Accepted paths:
+/// - `X.xcdatamodeld`: a versioned bundle; the current version comes from `.xccurrentversion`
+///   (or `version` names one, e.g. "Model 2" or "Model 2.xcdatamodel"). A bundle with a single version
+///   and no `.xccurrentversion` uses that version.
+/// - `X.xcdatamodel`, or its `contents` file: one version.
+/// - `X.json`: cdstore's JSON model (`cdstore model compile` writes it).
+///
+/// Core Data equivalent: `NSManagedObjectModel(contentsOf:)`.
+public enum ModelLoader {
+    /// Loads the model at `path`; `version` picks a version of an `.xcdatamodeld` bundle.
+    public static func load(_ path: String, version: String? = nil) throws -> LoadedModel {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ModelError(.fileNotFound, "no model at this path", file: path)
+        }
+        let ext = url.pathExtension.lowercased()
+        if isDirectory.boolValue {
+            switch ext {
+            case "xcdatamodeld": return try loadBundle(url, version: version)
+            case "xcdatamodel": return try loadVersion(url)
+            default:
+                throw ModelError(.unsupportedFormat,
+                                 "a folder that is not a model (expected .xcdatamodeld or .xcdatamodel)", file: path)
+            }
+        }
+        if url.lastPathComponent == "contents" {
+            return try readContents(url, versionName: nil)
+        }
+        if url.lastPathComponent == "elements" {
+            throw legacyModelError(url.deletingLastPathComponent())
+        }
+        let data = try Data(contentsOf: url)
+        if ext == "json" || data.first == UInt8(ascii: "{") {
+            return try JSONModelCodec.decode(data, file: url)
+        }
+        if data.starts(with: Array("<?xml".utf8)) || data.starts(with: Array("<model".utf8)) {
+            return try readContents(url, versionName: nil)
+        }
+        throw ModelError(.unsupportedFormat,
+                         "not a model cdstore can read (expected .xcdatamodeld, .xcdatamodel, contents or .json)",
+                         file: path)
+    }
+
+    /// The version names of an `.xcdatamodeld` bundle, without the `.xcdatamodel` extension, in the order
+    /// a person would sort them ("Model 2" before "Model 10").
+    public static func versions(ofBundle bundle: URL) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
+        return names.filter { $0.hasSuffix(".xcdatamodel") }
+            .map { String($0.dropLast(".xcdatamodel".count)) }
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+    }
+
+    /// The version `.xccurrentversion` names, if the file exists and names one.
+    public static func currentVersion(ofBundle bundle: URL) -> String? {
+        let file = bundle.appendingPathComponent(".xccurrentversion")
+        guard let data = try? Data(contentsOf: file),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let name = plist["_XCCurrentVersionName"] as? String, !name.isEmpty
+        else { return nil }
+        return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+    }
+
+    private static func loadBundle(_ bundle: URL, version: String?) throws -> LoadedModel {
+        let available = try versions(ofBundle: bundle)
+        let wanted: String
+        if let version {
+            let name = version.hasSuffix(".xcdatamodel") ? String(version.dropLast(".xcdatamodel".count)) : version
+            guard available.contains(name) else {
+                throw ModelError(.unknownVersion, "no version '\(name)' in this bundle; versions: "
+                                 + available.joined(separator: ", "), file: bundle.path)
+            }
+            wanted = name
+        } else if let current = currentVersion(ofBundle: bundle) {
+            guard available.contains(current) else {
+                throw ModelError(.unknownVersion, ".xccurrentversion names '\(current)', which is not in the bundle",
+                                 file: bundle.path)
+            }
+            wanted = current
+        } else if available.count == 1 {
+            wanted = available[0]
+        } else if available.isEmpty {
+            throw ModelError(.unsupportedFormat, "the bundle holds no .xcdatamodel version", file: bundle.path)
+        } else {
+            throw ModelError(.unknownVersion, "no .xccurrentversion says which version is current; pick one with "
+                             + "--model-version (versions: \(available.joined(separator: ", ")))", file: bundle.path)
+        }
+        var loaded = try loadVersion(bundle.appendingPathComponent(wanted + ".xcdatamodel"))
+        loaded.versionName = wanted
+        loaded.availableVersions = available
+        return loaded
+    }
+
+    private static func loadVersion(_ folder: URL) throws -> LoadedModel {
+        let contents = folder.appendingPathComponent("contents")
+        guard FileManager.default.fileExists(atPath: contents.path) else {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("elements").path) {
+                throw legacyModelError(folder)
+            }
+            throw ModelError(.fileNotFound, "no 'contents' file in this model version", file: folder.path)
+        }
+        let name = folder.deletingPathExtension().lastPathComponent
+        var loaded = try readContents(contents, versionName: name)
+        loaded.availableVersions = [name]
+        return loaded
+    }
+
+    private static func readContents(_ file: URL, versionName: String?) throws -> LoadedModel {
+        var loaded = try XcodeModelReader.read(try Data(contentsOf: file), file: file)
+        loaded.versionName = versionName
+        return loaded
+    }
+
+    private static func legacyModelError(_ folder: URL) -> ModelError {
+        ModelError(.legacyBinaryModel,
+                   "this is a pre-Xcode 4 model (a binary 'elements' file, not 'contents'); open it in Xcode once to "
+                   + "convert it, or use the compiled .mom/.momd from the app bundle", file: folder.path)
+    }
+}

@@ -1,0 +1,88 @@
+/// Lookups across the inheritance tree. Entities name their parent; these walk the tree both ways.
+///
+/// All functions tolerate broken models (a missing parent, a cycle): they stop instead of looping, and
+/// ``ModelValidator`` reports the problem.
+extension ManagedObjectModel {
+    /// The entity called `name`.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The direct parent of `entity`, if it has one and it exists.
+    public func parent(of entity: Entity) -> Entity? {
+        entity.parentName.flatMap { self.entity(named: $0) }
+    }
+
+    /// The chain from `entity`'s parent up to its root, nearest first.
+    public func ancestors(of entity: Entity) -> [Entity] {
+        var chain: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        var current = parent(of: entity)
+        while let next = current, seen.insert(next.name).inserted {
+            chain.append(next)
+            current = parent(of: next)
+        }
+        return chain
+    }
+
+    /// The root of `entity`'s inheritance tree (the entity itself when it has no parent).
+    public func root(of entity: Entity) -> Entity {
+        ancestors(of: entity).last ?? entity
+    }
+
+    /// The direct sub-entities of `entity`, sorted by name case-insensitively as Core Data numbers them.
+    public func subentities(of entity: Entity) -> [Entity] {
+        entities.filter { $0.parentName == entity.name && $0.name != entity.name }
+            .sorted { $0.name.caseInsensitiveOrder($1.name) }
+    }
+
+    /// `entity` and all entities below it, depth first (Core Data's entity numbering order).
+    public func subtree(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = []
+        func visit(_ e: Entity) {
+            guard seen.insert(e.name).inserted else { return }
+            result.append(e)
+            for sub in subentities(of: e) { visit(sub) }
+        }
+        visit(entity)
+        return result
+    }
+
+    /// All attributes of `entity`, inherited ones first (root's first), then its own.
+    public func attributes(of entity: Entity) -> [Attribute] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap(\.attributes)
+    }
+
+    /// All relationships of `entity`, inherited ones first (root's first), then its own.
+    public func relationships(of entity: Entity) -> [Relationship] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap(\.relationships)
+    }
+
+    /// The attribute called `name` of `entity`, its own or inherited.
+    public func attribute(_ name: String, of entity: Entity) -> Attribute? {
+        attributes(of: entity).last { $0.name == name }
+    }
+
+    /// The relationship called `name` of `entity`, its own or inherited.
+    public func relationship(_ name: String, of entity: Entity) -> Relationship? {
+        relationships(of: entity).last { $0.name == name }
+    }
+
+    /// The inverse of `relationship`, looked up on its destination, if both exist.
+    public func inverse(of relationship: Relationship) -> Relationship? {
+        guard let inverseName = relationship.inverseName,
+              let destination = entity(named: relationship.inverseEntity ?? relationship.destination)
+        else { return nil }
+        return self.relationship(inverseName, of: destination)
+    }
+}
+
+extension String {
+    /// Core Data's entity order: case-insensitive, ties broken by code units so the order is total.
+    func caseInsensitiveOrder(_ other: String) -> Bool {
+        let a = lowercased(), b = other.lowercased()
+        if a != b { return Array(a.utf16).lexicographicallyPrecedes(b.utf16) }
+        return Array(utf16).lexicographicallyPrecedes(other.utf16)
+    }
+}

@@ -1,0 +1,64 @@
+/// An error from loading a model, with the file and the place in it.
+///
+/// `description` is one line saying what went wrong and where, e.g.
+/// `Model.xcdatamodel/contents:12:5: entity 'Person': unknown attribute type 'Text'`.
+public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable {
+        /// No file or folder at the path.
+        case fileNotFound
+        /// The path is not a model cdstore can read.
+        case unsupportedFormat
+        /// A pre-Xcode-4 model (a binary `elements` file instead of `contents`).
+        case legacyBinaryModel
+        /// The XML is not well formed or not a Core Data model.
+        case malformedXML
+        /// The JSON model is not well formed or not in cdstore's format.
+        case malformedJSON
+        /// `--model-version` names no version of the bundle, or the current version is missing.
+        case unknownVersion
+        /// A value in the model cannot be understood (an unknown attribute type, a bad number).
+        case invalidValue
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What went wrong, in a sentence without the location.
+    public var message: String
+    /// The file that was being read.
+    public var file: String?
+    /// The 1-based line in `file`, when known.
+    public var line: Int?
+    /// The 1-based column in `file`, when known.
+    public var column: Int?
+    /// The entity concerned, when known.
+    public var entity: String?
+    /// The property concerned, when known.
+    public var property: String?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
+                entity: String? = nil, property: String? = nil) {
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.entity = entity
+        self.property = property
+    }
+
+    public var description: String {
+        var location = ""
+        if let file {
+            location = file
+            if let line { location += ":\(line)" + (column.map { ":\($0)" } ?? "") }
+            location += ": "
+        }
+        var subject = ""
+        if let entity {
+            subject = "entity '\(entity)'" + (property.map { ", property '\($0)'" } ?? "") + ": "
+        }
+        return location + subject + message
+    }
+}

@@ -1,0 +1,134 @@
+import CDStoreModel
+
+/// The SQLite layout Core Data gives a model: entity numbers, tables, columns and indexes.
+///
+/// The layout is a pure function of the model for a newly created store (coredata-format.md §1.3–1.8).
+/// Reading a store that Core Data migrated must map entity numbers through its `Z_PRIMARYKEY` table instead.
+///
+/// ## Topics
+/// - ``entities``, ``entity(named:)``, ``entity(number:)``
+/// - ``tables``, ``indexes``, ``createStatements``
+public struct StoreLayout: Sendable {
+    /// Every entity, abstract ones and sub-entities included, in `Z_ENT` order.
+    public var entities: [EntityLayout]
+    /// Entity tables (one per inheritance tree) and join tables, in the order they are created.
+    public var tables: [TableLayout]
+    /// Indexes, in the order they are created.
+    public var indexes: [IndexLayout]
+
+    /// The layout of the entity called `name`.
+    public func entity(named name: String) -> EntityLayout? {
+        entities.first { $0.name == name }
+    }
+
+    /// The layout of the entity numbered `number`.
+    public func entity(number: Int) -> EntityLayout? {
+        entities.first { $0.number == number }
+    }
+
+    /// The table called `name`.
+    public func table(named name: String) -> TableLayout? {
+        tables.first { $0.name == name }
+    }
+
+    /// `CREATE TABLE` statements, then `CREATE INDEX` statements, as Core Data would issue them.
+    public var createStatements: [String] {
+        tables.map(\.createSQL) + indexes.map(\.createSQL)
+    }
+}
+
+/// Where one entity's objects and properties live.
+public struct EntityLayout: Sendable, Equatable {
+    /// The entity name.
+    public var name: String
+    /// Its `Z_ENT` number.
+    public var number: Int
+    /// The `Z_ENT` of its direct parent, 0 for a root entity (`Z_PRIMARYKEY.Z_SUPER`).
+    public var superNumber: Int
+    /// The last entity number of its subtree: "this entity or a sub-entity" is `Z_ENT BETWEEN number AND subtreeMax`.
+    public var subtreeMax: Int
+    /// The name of the root entity of its inheritance tree.
+    public var rootName: String
+    /// The table its objects live in (`Z` + the root's name in upper case).
+    public var table: String
+    /// Whether the entity is abstract.
+    public var isAbstract: Bool
+    /// Column of every stored attribute, inherited ones included, by attribute name.
+    public var attributeColumns: [String: String]
+    /// Columns of every stored to-one relationship, inherited ones included, by relationship name.
+    public var toOnes: [String: ToOneLayout]
+    /// Storage of every stored to-many relationship, inherited ones included, by relationship name.
+    public var toManys: [String: ToManyLayout]
+
+    /// The entity numbers of this entity and its sub-entities.
+    public var subtreeNumbers: ClosedRange<Int> { number...subtreeMax }
+}
+
+/// The columns of a to-one relationship, all in the source entity's table.
+public struct ToOneLayout: Sendable, Equatable {
+    /// The destination entity's name.
+    public var destination: String
+    /// Holds the destination object's `Z_PK`.
+    public var foreignKey: String
+    /// Holds the destination object's `Z_ENT`; present when the destination has sub-entities.
+    public var entityKey: String?
+    /// Holds the object's position in the inverse ordered to-many (`Z_FOK_…`); present when the inverse is ordered.
+    public var orderKey: String?
+}
+
+/// How a to-many relationship is stored.
+public enum ToManyLayout: Sendable, Equatable {
+    /// The inverse to-one's columns in the destination's table hold the source object's `Z_PK`
+    /// (`orderKey`: the position column when this to-many is ordered). The case when an inverse exists, and
+    /// also the hidden to-one Core Data adds for a to-many with no inverse.
+    case foreignKey(table: String, foreignKey: String, entityKey: String?, orderKey: String?)
+    /// A many-to-many relationship: each row of `table` links one source object (`sourceColumn`) to one
+    /// destination object (`destinationColumn`); `orderColumn` is the destination's position in this
+    /// relationship when it is ordered.
+    case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+}
+
+/// A table and its columns.
+public struct TableLayout: Sendable, Equatable {
+    /// A column and its declared SQL type.
+    public struct Column: Sendable, Equatable {
+        public var name: String
+        public var type: String
+        public init(name: String, type: String) {
+            self.name = name
+            self.type = type
+        }
+    }
+    /// The table name.
+    public var name: String
+    /// Columns in `CREATE TABLE` order (for entity tables `Z_PK`, `Z_ENT`, `Z_OPT` first).
+    public var columns: [Column]
+    /// Columns of a composite primary key (join tables); empty for entity tables, whose key is `Z_PK`.
+    public var primaryKey: [String]
+
+    /// The `CREATE TABLE` statement.
+    public var createSQL: String {
+        var parts = columns.map { column in
+            column.name == "Z_PK" && primaryKey.isEmpty ? "Z_PK INTEGER PRIMARY KEY" : "\(column.name) \(column.type)"
+        }
+        if !primaryKey.isEmpty { parts.append("PRIMARY KEY (\(primaryKey.joined(separator: ", ")))") }
+        return "CREATE TABLE \(name) ( \(parts.joined(separator: ", ")) )"
+    }
+}
+
+/// An index Core Data creates.
+public struct IndexLayout: Sendable, Equatable {
+    /// The index name.
+    public var name: String
+    /// The table it indexes.
+    public var table: String
+    /// The indexed column terms, as written in the statement (e.g. `ZNAME COLLATE BINARY ASC`).
+    public var columns: [String]
+    /// Whether it is a `UNIQUE` index.
+    public var isUnique: Bool
+
+    /// The `CREATE INDEX` statement.
+    public var createSQL: String {
+        "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))"
+    }
+}
