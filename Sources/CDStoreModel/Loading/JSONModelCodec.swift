@@ -7,3 +7,6 @@ public enum JSONModelCodec {
         throw ModelError(.malformedJSON, "JSON models are not supported yet", file: file.path)
     }
 }
+extension JSONModelCodec {
+    public static func encode(_ model: ManagedObjectModel) throws -> Data { Data("{}".utf8) }
+}

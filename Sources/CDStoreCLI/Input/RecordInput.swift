@@ -1,0 +1,118 @@
+import CDStoreSQLite
+import Foundation
+
+/// Turns insert input — JSON, NDJSON, CSV or `KEY=VALUE` arguments — into records.
+public enum RecordInput {
+    /// How the input text is laid out.
+    public enum Format: String, Sendable {
+        /// One JSON object, or an array of objects.
+        case json
+        /// One JSON object per line.
+        case ndjson
+        /// CSV with a header row naming the attributes.
+        case csv
+    }
+
+    /// An input error, with where it is.
+    public struct InputError: Error, CustomStringConvertible {
+        public var message: String
+        public var line: Int?
+        public var record: Int?
+        public var description: String {
+            var place: [String] = []
+            if let record { place.append("record \(record)") }
+            if let line { place.append("line \(line)") }
+            return (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + message
+        }
+    }
+
+    /// The format suggested by a file name (`.ndjson`/`.jsonl` → NDJSON, `.csv` → CSV), if any.
+    public static func format(forFile path: String) -> Format? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "ndjson", "jsonl": .ndjson
+        case "csv": .csv
+        case "json": .json
+        default: nil
+        }
+    }
+
+    /// Parses `text` laid out as `format`.
+    public static func records(from text: String, format: Format) throws -> [InputRecord] {
+        switch format {
+        case .json:
+            let parsed: [(InputValue, Int)]
+            do {
+                parsed = try JSONReader.records(text)
+            } catch let error as JSONReader.SyntaxError {
+                throw InputError(message: error.description)
+            }
+            return try parsed.enumerated().map { index, item in
+                try record(item.0, line: item.1, number: index + 1)
+            }
+        case .ndjson:
+            var records: [InputRecord] = []
+            for (offset, lineText) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = lineText.trimmingCharacters(in: .whitespacesAndNewlines)
+                if trimmed.isEmpty { continue }
+                let value: InputValue
+                do {
+                    value = try JSONReader.parse(trimmed)
+                } catch let error as JSONReader.SyntaxError {
+                    throw InputError(message: "malformed JSON at column \(error.column): \(error.message)",
+                                     line: offset + 1, record: records.count + 1)
+                }
+                records.append(try record(value, line: offset + 1, number: records.count + 1))
+            }
+            return records
+        case .csv:
+            let rows: [(fields: [CSVReader.Field], line: Int)]
+            do {
+                rows = try CSVReader.rows(text)
+            } catch let error as CSVReader.SyntaxError {
+                throw InputError(message: error.message, line: error.line)
+            }
+            guard let header = rows.first else { return [] }
+            let names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+                throw InputError(message: "the header names '\(duplicate)' twice", line: header.line)
+            }
+            return try rows.dropFirst().enumerated().map { index, row in
+                guard row.fields.count == names.count else {
+                    throw InputError(message: "\(row.fields.count) fields, but the header has \(names.count)",
+                                     line: row.line, record: index + 1)
+                }
+                var fields: [(String, InputValue)] = []
+                for (name, field) in zip(names, row.fields) where field.quoted || !field.text.isEmpty {
+                    fields.append((name, .string(field.text)))
+                }
+                return InputRecord(fields: fields, line: row.line)
+            }
+        }
+    }
+
+    /// Records from `KEY=VALUE` arguments: one record.
+    public static func record(fromAssignments assignments: [String]) throws -> InputRecord {
+        var fields: [(String, InputValue)] = []
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw InputError(message: "'\(assignment)' is not KEY=VALUE")
+            }
+            fields.append((String(assignment[..<equals]), .string(String(assignment[assignment.index(after: equals)...]))))
+        }
+        return InputRecord(fields: fields)
+    }
+
+    private static func record(_ value: InputValue, line: Int, number: Int) throws -> InputRecord {
+        guard case .object(let fields) = value else {
+            throw InputError(message: "expected a JSON object, got \(value.summary)", line: line, record: number)
+        }
+        var entityName: String?
+        if let entity = fields.first(where: { $0.0 == "_entity" }) {
+            guard case .string(let name) = entity.1 else {
+                throw InputError(message: "\"_entity\" must be a string", line: line, record: number)
+            }
+            entityName = name
+        }
+        return InputRecord(fields: fields.filter { $0.0 != "_entity" }, line: line, entityName: entityName)
+    }
+}

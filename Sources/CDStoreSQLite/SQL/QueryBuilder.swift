@@ -1,0 +1,129 @@
+import CDStoreModel
+import CDStorePredicate
+import GRDB
+
+/// Builds the SQL of one fetch request from the store's layout: which table, which columns, which rows, in
+/// which order. Values from the request are always bound, never spliced into the SQL text.
+struct QueryBuilder {
+    let model: ManagedObjectModel
+    let layout: StoreLayout
+    let entity: Entity
+    let entityLayout: EntityLayout
+    let request: FetchRequest
+    /// Attributes selected, with their column, for the requested entity and every sub-entity it includes.
+    let selected: [(attribute: Attribute, column: String)]
+    /// Attribute names of each concrete entity number, in output order.
+    let attributesByEntity: [Int: (name: String, attributes: [Attribute])]
+    let condition: SQLFragment
+    let order: [String]
+
+    var table: String { entityLayout.table }
+
+    init(store: Store, request: FetchRequest) throws {
+        model = store.model
+        layout = store.layout
+        self.request = request
+        entity = try store.resolveEntity(request.entity)
+        guard let entityLayout = layout.entity(named: entity.name) else {
+            throw StoreError(.unknownName, "no table for this entity", entity: entity.name)
+        }
+        self.entityLayout = entityLayout
+        let included = request.includesSubentities ? model.subtree(of: entity) : [entity]
+        var selected: [(Attribute, String)] = []
+        var seenColumns: Set<String> = []
+        var byEntity: [Int: (String, [Attribute])] = [:]
+        for member in included {
+            guard let memberLayout = layout.entity(named: member.name) else { continue }
+            let attributes = model.attributes(of: member).filter { memberLayout.attributeColumns[$0.name] != nil }
+            byEntity[memberLayout.number] = (member.name, attributes)
+            for attribute in attributes {
+                let column = memberLayout.attributeColumns[attribute.name]!
+                if seenColumns.insert(column).inserted { selected.append((attribute, column)) }
+            }
+        }
+        self.selected = selected
+        attributesByEntity = byEntity
+
+        var conditions: [SQLFragment] = []
+        if let entityFilter = Self.entityFilter(entityLayout, includesSubentities: request.includesSubentities,
+                                                layout: layout) {
+            conditions.append(entityFilter)
+        }
+        if let predicate = request.predicate {
+            conditions.append(try PredicateCompiler(model: model, layout: layout, entity: entity).compile(predicate))
+        }
+        condition = conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions.map {
+            SQLFragment("(\($0.sql))", $0.arguments)
+        }, separator: " AND ")
+
+        var order: [String] = []
+        for descriptor in request.sort {
+            guard let attribute = model.attribute(descriptor.keyPath, of: entity),
+                  let column = entityLayout.attributeColumns[attribute.name] else {
+                throw StoreError(.unknownName, "cannot sort by '\(descriptor.keyPath)': no such attribute"
+                                 + Suggestion.didYouMean(descriptor.keyPath, among: model.attributes(of: entity).map(\.name)),
+                                 entity: entity.name)
+            }
+            let collated = descriptor.caseInsensitive && attribute.type == .string
+                ? "\(SQLFunctions.caseFold)(t.\(column))" : "t.\(column)"
+            order.append(collated + (descriptor.ascending ? " ASC" : " DESC"))
+        }
+        order.append("t.Z_PK ASC")
+        self.order = order
+    }
+
+    /// `Z_ENT = n` or `Z_ENT BETWEEN n AND m`, unless the table holds only this entity's objects anyway.
+    static func entityFilter(_ entity: EntityLayout, includesSubentities: Bool, layout: StoreLayout) -> SQLFragment? {
+        let sharing = layout.entities.filter { $0.table == entity.table }
+        if includesSubentities {
+            if sharing.allSatisfy({ entity.subtreeNumbers.contains($0.number) }) { return nil }
+            if entity.subtreeMax == entity.number { return SQLFragment("t.Z_ENT = ?", [entity.number.databaseValue]) }
+            return SQLFragment("t.Z_ENT BETWEEN ? AND ?", [entity.number.databaseValue, entity.subtreeMax.databaseValue])
+        }
+        if sharing.count == 1 { return nil }
+        return SQLFragment("t.Z_ENT = ?", [entity.number.databaseValue])
+    }
+
+    private var window: String {
+        switch (request.limit, request.offset) {
+        case let (limit?, offset?): " LIMIT \(max(0, limit)) OFFSET \(max(0, offset))"
+        case let (limit?, nil): " LIMIT \(max(0, limit))"
+        case let (nil, offset?): " LIMIT -1 OFFSET \(max(0, offset))"
+        case (nil, nil): ""
+        }
+    }
+
+    func selectStatement() -> SQLFragment {
+        let columns = (["t.Z_PK", "t.Z_ENT"] + selected.map { "t.\($0.column)" }).joined(separator: ", ")
+        return SQLFragment("SELECT \(columns) FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))"
+                           + window, condition.arguments)
+    }
+
+    func countStatement() -> SQLFragment {
+        if request.limit == nil && request.offset == nil {
+            return SQLFragment("SELECT COUNT(*) FROM \(table) t WHERE \(condition.sql)", condition.arguments)
+        }
+        return SQLFragment("SELECT COUNT(*) FROM (SELECT t.Z_PK FROM \(table) t WHERE \(condition.sql) ORDER BY "
+                           + order.joined(separator: ", ") + window + ")", condition.arguments)
+    }
+
+    func primaryKeyStatement() -> SQLFragment {
+        SQLFragment("SELECT t.Z_PK FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))" + window,
+                    condition.arguments)
+    }
+
+    func object(from row: Row) -> FetchedObject {
+        let pk: Int64 = row[0]
+        let number: Int = row[1]
+        let (name, attributes) = attributesByEntity[number] ?? (entity.name, [])
+        var values: [(String, ObjectValue)] = []
+        values.reserveCapacity(attributes.count)
+        var index: [String: Int] = [:]
+        for (i, item) in selected.enumerated() where index[item.attribute.name] == nil { index[item.attribute.name] = i + 2 }
+        for attribute in attributes {
+            guard let position = index[attribute.name] else { continue }
+            values.append((attribute.name, AttributeCoding.objectValue(row[position], for: attribute)))
+        }
+        return FetchedObject(primaryKey: pk, entity: name, values: values)
+    }
+}

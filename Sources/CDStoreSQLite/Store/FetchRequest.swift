@@ -1,0 +1,87 @@
+import CDStoreModel
+import CDStorePredicate
+
+/// What to fetch, count or delete: an entity, an optional predicate, an order and a window.
+///
+/// Core Data equivalent: `NSFetchRequest`.
+public struct FetchRequest: Sendable {
+    /// The entity whose objects are wanted.
+    public var entity: String
+    /// Only objects matching it (nil = all).
+    public var predicate: PredicateNode?
+    /// Order of the results, most significant first. Ties keep primary-key order.
+    public var sort: [SortDescriptor]
+    /// At most this many objects (`fetchLimit`).
+    public var limit: Int?
+    /// Skip this many objects first (`fetchOffset`).
+    public var offset: Int?
+    /// Include objects of sub-entities (`includesSubentities`, true by default).
+    public var includesSubentities: Bool
+
+    /// Creates a request for all objects of `entity`.
+    public init(entity: String, predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil,
+                offset: Int? = nil, includesSubentities: Bool = true) {
+        self.entity = entity
+        self.predicate = predicate
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+        self.includesSubentities = includesSubentities
+    }
+}
+
+/// One sort key.
+///
+/// Core Data equivalent: `NSSortDescriptor` (with `caseInsensitiveCompare:` when ``caseInsensitive``).
+public struct SortDescriptor: Sendable, Equatable {
+    /// The key path to sort by.
+    public var keyPath: String
+    /// Ascending (true) or descending.
+    public var ascending: Bool
+    /// Compare strings ignoring case (Unicode-aware).
+    public var caseInsensitive: Bool
+
+    /// Creates a sort descriptor.
+    public init(_ keyPath: String, ascending: Bool = true, caseInsensitive: Bool = false) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+        self.caseInsensitive = caseInsensitive
+    }
+
+    /// Reads the command-line form: `name`, `-name` (descending), with an optional `:ci` suffix for a
+    /// case-insensitive order (`-name:ci`).
+    public init(parsing text: String) {
+        var body = Substring(text)
+        let descending = body.hasPrefix("-")
+        if descending { body = body.dropFirst() }
+        let caseInsensitive = body.lowercased().hasSuffix(":ci")
+        if caseInsensitive { body = body.dropLast(3) }
+        self.init(String(body), ascending: !descending, caseInsensitive: caseInsensitive)
+    }
+}
+
+/// An object read from the store: its identity and its attribute values.
+public struct FetchedObject: Sendable, Equatable {
+    /// Its primary key (`Z_PK`).
+    public var primaryKey: Int64
+    /// The name of its entity (a sub-entity of the requested one, possibly).
+    public var entity: String
+    /// Attribute values, in the model's order (inherited attributes first).
+    public var values: [(String, ObjectValue)]
+
+    public init(primaryKey: Int64, entity: String, values: [(String, ObjectValue)]) {
+        self.primaryKey = primaryKey
+        self.entity = entity
+        self.values = values
+    }
+
+    public static func == (lhs: FetchedObject, rhs: FetchedObject) -> Bool {
+        lhs.primaryKey == rhs.primaryKey && lhs.entity == rhs.entity && lhs.values.count == rhs.values.count
+            && zip(lhs.values, rhs.values).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+
+    /// The value of the attribute called `name`, or nil when the object has no such attribute.
+    public subscript(name: String) -> ObjectValue? {
+        values.first { $0.0 == name }?.1
+    }
+}

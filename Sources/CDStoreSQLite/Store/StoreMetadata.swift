@@ -1,0 +1,90 @@
+import CDStoreModel
+import Foundation
+
+/// The store's metadata: `Z_METADATA.Z_UUID` and the binary property list in `Z_METADATA.Z_PLIST`
+/// (coredata-format.md §1.9).
+///
+/// Keys cdstore does not know (an app's `setMetadata:` entries, newer framework keys) are kept as they are
+/// when the metadata is written back.
+///
+/// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)`.
+public struct StoreMetadata: @unchecked Sendable {
+    /// Key under which cdstore keeps the JSON model the store was made with, so that a later model version
+    /// can migrate it. Core Data keeps unknown metadata keys, so the key survives an app opening the store.
+    public static let cachedModelKey = "cdstore.model"
+    /// `NSPersistenceFrameworkVersion` cdstore writes: Core Data's build in 2024 stores (iOS 17 / macOS 14).
+    public static let frameworkVersion = 1344
+
+    /// The store UUID (`Z_UUID`, reported by Core Data as `NSStoreUUID`).
+    public var uuid: String
+    /// The whole property list; nil for a store whose `Z_PLIST` is NULL.
+    public var plist: [String: Any]?
+
+    /// Creates metadata.
+    public init(uuid: String, plist: [String: Any]?) {
+        self.uuid = uuid
+        self.plist = plist
+    }
+
+    /// The metadata Core Data writes into a new store for `model`.
+    public static func new(for model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> StoreMetadata {
+        var metadata = StoreMetadata(uuid: uuid, plist: [:])
+        try metadata.setModel(model)
+        metadata.plist?["NSStoreType"] = "SQLite"
+        metadata.plist?["NSPersistenceFrameworkVersion"] = frameworkVersion
+        metadata.plist?["_NSAutoVacuumLevel"] = "2"
+        return metadata
+    }
+
+    /// Replaces the model-describing keys (hashes, identifiers, digest, checksum, cached model) with `model`'s.
+    public mutating func setModel(_ model: ManagedObjectModel) throws {
+        var plist = self.plist ?? [:]
+        plist["NSStoreModelVersionHashes"] = VersionHasher.entityHashes(of: model)
+        plist["NSStoreModelVersionHashesVersion"] = 3
+        plist["NSStoreModelVersionIdentifiers"] = model.versionIdentifiers
+        plist["NSStoreModelVersionHashesDigest"] = VersionHasher.hashesDigest(of: model)
+        plist["NSStoreModelVersionChecksumKey"] = VersionHasher.versionChecksum(of: model)
+        plist[Self.cachedModelKey] = try JSONModelCodec.encode(model)
+        self.plist = plist
+    }
+
+    /// Entity version hashes the store was saved with (`NSStoreModelVersionHashes`).
+    public var entityHashes: [String: Data] {
+        (plist?["NSStoreModelVersionHashes"] as? [String: Any])?.compactMapValues { $0 as? Data } ?? [:]
+    }
+
+    /// The model's version identifiers (`NSStoreModelVersionIdentifiers`).
+    public var versionIdentifiers: [String] {
+        (plist?["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? []
+    }
+
+    /// `NSPersistenceFrameworkVersion`: the Core Data build that last wrote the metadata.
+    public var persistenceFrameworkVersion: Int? {
+        (plist?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? plist?["NSPersistenceFrameworkVersion"] as? Int
+    }
+
+    /// The JSON model cdstore cached in the store, if it made the store.
+    public var cachedModel: Data? { plist?[Self.cachedModelKey] as? Data }
+
+    /// The binary property list for `Z_PLIST`.
+    public func encodedPlist() throws -> Data? {
+        guard let plist else { return nil }
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// Reads `Z_PLIST` contents (nil for a NULL column).
+    public static func decode(uuid: String, plist data: Data?) throws -> StoreMetadata {
+        guard let data, !data.isEmpty else { return StoreMetadata(uuid: uuid, plist: nil) }
+        guard let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a dictionary property list")
+        }
+        return StoreMetadata(uuid: uuid, plist: plist)
+    }
+
+    /// Entities whose stored hash differs from `model`'s, or that exist on one side only, sorted by name.
+    public func hashDifferences(from model: ManagedObjectModel) -> [String] {
+        let stored = entityHashes
+        let current = VersionHasher.entityHashes(of: model)
+        return Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
+    }
+}

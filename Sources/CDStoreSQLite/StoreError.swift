@@ -1,0 +1,71 @@
+/// An error from opening, reading or writing a store, with the entity, attribute and record concerned.
+///
+/// `description` is one line, e.g.
+/// `record 3 (line 3): entity 'Person', attribute 'age': 70000 is out of range for Integer 16`.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is; the CLI maps it to an exit status.
+    public enum Code: String, Sendable {
+        /// A value, record or request that does not fit the model (exit status 1).
+        case invalidInput
+        /// The entity or property named does not exist in the model.
+        case unknownName
+        /// The store file cannot be opened or is not a Core Data SQLite store.
+        case cannotOpen
+        /// The store was made with a different model (Core Data error 134100).
+        case modelMismatch
+        /// No model was given and the store carries none (Core Data error 134130).
+        case noModel
+        /// A uniqueness constraint would be broken.
+        case constraintViolation
+        /// The store is read-only.
+        case readOnly
+        /// SQLite reported an error.
+        case sqlite
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What went wrong, in a sentence without the location.
+    public var message: String
+    /// The entity concerned.
+    public var entity: String?
+    /// The attribute or relationship concerned.
+    public var property: String?
+    /// Which input record (1-based), when the error concerns one.
+    public var record: Int?
+    /// The input line of the record (NDJSON, CSV), when known.
+    public var line: Int?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+                record: Int? = nil, line: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.entity = entity
+        self.property = property
+        self.record = record
+        self.line = line
+    }
+
+    /// The same error, located at an input record.
+    public func at(record: Int?, line: Int?) -> StoreError {
+        var copy = self
+        copy.record = copy.record ?? record
+        copy.line = copy.line ?? line
+        return copy
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let record {
+            parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
+        } else if let line {
+            parts.append("line \(line)")
+        }
+        if let entity {
+            parts.append("entity '\(entity)'" + (property.map { ", attribute '\($0)'" } ?? ""))
+        }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+}

@@ -1,0 +1,158 @@
+import CDStoreModel
+import Foundation
+import GRDB
+
+/// Converts input values to what Core Data keeps in an attribute's column, and stored values back.
+///
+/// Storage follows coredata-format.md §1.5: integers and booleans as INTEGER, Decimal/Double/Float as REAL
+/// (a Float is stored widened to Double, as Core Data does), dates as REAL seconds since 2001-01-01, UUIDs as
+/// 16-byte BLOBs, Binary and Transformable as BLOBs, URIs and strings as TEXT.
+public enum AttributeCoding {
+    /// The value to store for `input` in `attribute`, or an error that says why it does not fit.
+    /// Validation rules of the model (range, length, regular expression) are checked by ``AttributeValidation``.
+    public static func storedValue(_ input: InputValue, for attribute: Attribute) throws -> DatabaseValue {
+        if case .null = input { return .null }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            let value = try integer(input, attribute)
+            guard attribute.type.integerRange!.contains(value) else {
+                throw mismatch(attribute, "\(value) is out of range for \(attribute.type.rawValue)")
+            }
+            return value.databaseValue
+        case .boolean:
+            return (try boolean(input, attribute) ? 1 : 0).databaseValue
+        case .decimal, .double:
+            return try double(input, attribute).databaseValue
+        case .float:
+            let value = try double(input, attribute)
+            let narrowed = Float(value)
+            if value.isFinite && narrowed.isInfinite {
+                throw mismatch(attribute, "\(input.summary) is out of range for Float")
+            }
+            return Double(narrowed).databaseValue
+        case .string:
+            guard case .string(let s) = input else { throw mismatch(attribute, "expected a string, got \(input.summary)") }
+            return s.databaseValue
+        case .uri:
+            guard case .string(let s) = input, let url = URL(string: s), url.scheme != nil else {
+                throw mismatch(attribute, "expected an absolute URI, got \(input.summary)")
+            }
+            return url.absoluteString.databaseValue
+        case .date:
+            return try date(input, attribute).databaseValue
+        case .uuid:
+            guard case .string(let s) = input, let uuid = UUID(uuidString: s) else {
+                throw mismatch(attribute, "expected a UUID like E621E1F8-C36C-495A-93FC-0C247A3E6E5F, got \(input.summary)")
+            }
+            return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
+        case .binary, .transformable:
+            guard case .string(let s) = input, let data = Data(base64Encoded: s) else {
+                throw mismatch(attribute, "expected base64-encoded data, got \(input.summary)")
+            }
+            return data.databaseValue
+        case .undefined, .objectID, .composite:
+            throw mismatch(attribute, "\(attribute.type.rawValue) attributes cannot be stored by cdstore")
+        }
+    }
+
+    /// The typed value of a stored column value.
+    public static func objectValue(_ stored: DatabaseValue, for attribute: Attribute) -> ObjectValue {
+        switch stored.storage {
+        case .null:
+            return .null
+        case .int64(let i):
+            switch attribute.type {
+            case .boolean: return .bool(i != 0)
+            case .double: return .double(Double(i))
+            case .decimal: return .decimal(Double(i))
+            case .float: return .float(Float(i))
+            case .date: return .date(Double(i))
+            default: return .integer(i)
+            }
+        case .double(let d):
+            switch attribute.type {
+            case .float: return .float(Float(d))
+            case .decimal: return .decimal(d)
+            case .date: return .date(d)
+            case .integer16, .integer32, .integer64 where d == d.rounded() && abs(d) < 9.2e18: return .integer(Int64(d))
+            case .boolean: return .bool(d != 0)
+            default: return .double(d)
+            }
+        case .string(let s):
+            return .string(s)
+        case .blob(let data):
+            if attribute.type == .uuid, data.count == 16 {
+                let b = [UInt8](data)
+                return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            }
+            return .data(data)
+        }
+    }
+
+    // MARK: - Conversions
+
+    static func integer(_ input: InputValue, _ attribute: Attribute) throws -> Int64 {
+        switch input {
+        case .integer(let i): return i
+        case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: return Int64(d)
+        case .string(let s):
+            let text = s.trimmingCharacters(in: .whitespaces)
+            if let i = Int64(text) { return i }
+            if let d = Double(text), d == d.rounded(), abs(d) < 9.2e18, text.contains(".") { return Int64(d) }
+            if text.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "+" }) && !text.isEmpty {
+                throw mismatch(attribute, "\(text) is out of range for \(attribute.type.rawValue)")
+            }
+        default: break
+        }
+        throw mismatch(attribute, "expected a whole number, got \(input.summary)")
+    }
+
+    static func boolean(_ input: InputValue, _ attribute: Attribute) throws -> Bool {
+        switch input {
+        case .bool(let b): return b
+        case .integer(let i) where i == 0 || i == 1: return i == 1
+        case .string(let s):
+            switch s.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "yes", "1": return true
+            case "false", "no", "0": return false
+            default: break
+            }
+        default: break
+        }
+        throw mismatch(attribute, "expected a boolean (true/false, yes/no, 1/0), got \(input.summary)")
+    }
+
+    static func double(_ input: InputValue, _ attribute: Attribute) throws -> Double {
+        switch input {
+        case .integer(let i): return Double(i)
+        case .double(let d): return d
+        case .string(let s):
+            let text = s.trimmingCharacters(in: .whitespaces)
+            switch text {
+            case "NaN", "nan": return .nan
+            case "Infinity", "inf", "+Infinity": return .infinity
+            case "-Infinity", "-inf": return -.infinity
+            default: if let d = Double(text) { return d }
+            }
+        default: break
+        }
+        throw mismatch(attribute, "expected a number, got \(input.summary)")
+    }
+
+    static func date(_ input: InputValue, _ attribute: Attribute) throws -> Double {
+        switch input {
+        case .integer(let i): return Double(i)
+        case .double(let d): return d
+        case .string(let s):
+            if let seconds = DateParsing.secondsSince2001(s) { return seconds }
+        default: break
+        }
+        throw mismatch(attribute, "expected an ISO 8601 date (2024-05-01, 2024-05-01T12:30:00Z) or seconds since "
+                       + "2001-01-01, got \(input.summary)")
+    }
+
+    static func mismatch(_ attribute: Attribute, _ message: String) -> StoreError {
+        StoreError(.invalidInput, message, property: attribute.name)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A stored value read back from a store, typed by the model, ready for an output format.
+///
+/// The case says how to print it: a ``date(_:)`` holds seconds since 2001-01-01 and prints as ISO 8601;
+/// a ``float(_:)`` prints in the shortest form that reads back to the same `Float`.
+public enum ObjectValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    /// A Float attribute: SQLite holds the Float widened to Double; printing uses the Float.
+    case float(Float)
+    /// A Decimal attribute. Core Data keeps decimals as SQLite REAL, so the precision is a Double's.
+    case decimal(Double)
+    case string(String)
+    /// Seconds since 2001-01-01T00:00:00Z (Core Data's reference date).
+    case date(Double)
+    case uuid(UUID)
+    case data(Data)
+    /// A list (to-many object IDs, or JSON from a transformable attribute).
+    case array([ObjectValue])
+    /// Ordered keys and values (nested objects).
+    case dictionary([(String, ObjectValue)])
+
+    public static func == (lhs: ObjectValue, rhs: ObjectValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.integer(a), .integer(b)): a == b
+        case let (.double(a), .double(b)), let (.decimal(a), .decimal(b)), let (.date(a), .date(b)):
+            a == b || (a.isNaN && b.isNaN)
+        case let (.float(a), .float(b)): a == b || (a.isNaN && b.isNaN)
+        case let (.string(a), .string(b)): a == b
+        case let (.uuid(a), .uuid(b)): a == b
+        case let (.data(a), .data(b)): a == b
+        case let (.array(a), .array(b)): a == b
+        case let (.dictionary(a), .dictionary(b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+}
+
+/// Text forms shared by every output format, so JSON, CSV and tables print values alike.
+public enum ValueText {
+    /// Seconds between 1970-01-01 and Core Data's reference date 2001-01-01.
+    public static let referenceDateOffset: Double = 978_307_200
+
+    /// ISO 8601 in UTC with milliseconds: `2024-05-01T12:30:00.000Z`.
+    public static func iso8601(_ secondsSince2001: Double) -> String {
+        guard secondsSince2001.isFinite else { return String(secondsSince2001) }
+        let millis = (secondsSince2001 * 1000).rounded()
+        var seconds = (millis / 1000).rounded(.down)
+        var ms = Int(millis - seconds * 1000)
+        if ms >= 1000 { seconds += 1; ms -= 1000 }
+        let date = Date(timeIntervalSinceReferenceDate: seconds)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let year = c.year ?? 0
+        let yearText = year >= 0 && year <= 9999 ? pad(year, 4) : (year < 0 ? "-" + pad(-year, 6) : "+" + pad(year, 6))
+        return "\(yearText)-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))T\(pad(c.hour ?? 0, 2)):"
+            + "\(pad(c.minute ?? 0, 2)):\(pad(c.second ?? 0, 2)).\(pad(ms, 3))Z"
+    }
+
+    /// The shortest decimal text that reads back to the same Double (`0.1`, `1e-05`, `NaN`).
+    public static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        if value == 0 && value.sign == .minus { return "-0.0" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// The shortest decimal text that reads back to the same Float.
+    public static func number(_ value: Float) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        if value == value.rounded(), abs(value) < 1e7 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    /// The plain text of a value for CSV cells and tables: no quotes; NULL is the empty string.
+    public static func plain(_ value: ObjectValue) -> String {
+        switch value {
+        case .null: ""
+        case .bool(let b): b ? "true" : "false"
+        case .integer(let i): String(i)
+        case .double(let d), .decimal(let d): number(d)
+        case .float(let f): number(f)
+        case .string(let s): s
+        case .date(let d): iso8601(d)
+        case .uuid(let u): u.uuidString
+        case .data(let d): d.base64EncodedString()
+        case .array, .dictionary: JSONText.encode(value)
+        }
+    }
+}
