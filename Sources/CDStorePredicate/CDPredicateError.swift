@@ -1,0 +1,83 @@
+/// The one error type of the predicate layer: parse errors, argument binding errors and evaluation errors.
+///
+/// Columns are 1-based and count Unicode scalars from the start of the predicate text (for ASCII text this is
+/// the character and byte offset). A predicate that spans several lines is treated as one line.
+public struct CDPredicateError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of problem this is, for callers that branch on it.
+    public enum Code: String, Equatable, Sendable {
+        /// A token that cannot appear here, e.g. the second `>` in `age >> 3`.
+        case unexpectedToken
+        /// The text ended where something else was required.
+        case unexpectedEnd
+        /// A quoted string without its closing quote.
+        case unterminatedString
+        /// A malformed number, escape or character.
+        case invalidLiteral
+        /// A letter other than `c`, `d`, `n`, `l` inside `[…]` after an operator.
+        case unknownOption
+        /// An operator without its operand.
+        case missingOperand
+        /// A `(` without `)` or the reverse.
+        case unbalancedParentheses
+        /// `x NOT IN y`, which Foundation does not accept.
+        case notIn
+        /// A `%` specifier that is not known.
+        case unknownFormatSpecifier
+        /// More specifiers than arguments.
+        case tooFewArguments
+        /// More arguments than specifiers.
+        case tooManyArguments
+        /// An argument of the wrong kind for its specifier.
+        case argumentMismatch
+        /// `?`, which Foundation does not accept.
+        case questionMark
+        /// Nesting deeper than the parser's limit.
+        case tooDeep
+        /// A `$VARIABLE` that was not given a value.
+        case unboundVariable
+        /// An expression was used where a predicate is needed, or the reverse.
+        case invalidStructure
+        /// A regular expression in `MATCHES` that does not compile.
+        case invalidRegularExpression
+        /// A problem while evaluating in memory.
+        case evaluation
+        /// A construct the evaluator does not run (`FUNCTION`, `FETCH`, UTI operators, …).
+        case unsupported
+    }
+
+    /// The kind of problem.
+    public var code: Code
+    /// The message without position, e.g. `unexpected '>'`.
+    public var message: String
+    /// The 1-based column in the predicate text, in Unicode scalars; nil for errors with no position
+    /// (evaluation errors, and argument-count errors that concern the whole text).
+    public var column: Int?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, column: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.column = column
+    }
+
+    /// `unexpected '>' at column 6`, or just the message when there is no column.
+    public var description: String {
+        guard let column else { return message }
+        return "\(message) at column \(column)"
+    }
+
+    /// The message with the predicate and a caret under the column, for a terminal:
+    ///
+    ///     error: predicate: unexpected '>' at column 6
+    ///       age >> 3
+    ///            ^
+    public func rendered(in text: String) -> String {
+        var out = "error: predicate: \(description)"
+        guard let column else { return out }
+        // Control characters would break the caret alignment, so they are shown as spaces.
+        let shown = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
+        out += "\n  " + shown
+        out += "\n  " + String(repeating: " ", count: max(0, column - 1)) + "^"
+        return out
+    }
+}
