@@ -139,6 +139,7 @@ public final class Store: @unchecked Sendable {
         var configuration = GRDB.Configuration()
         configuration.readonly = readOnly
         configuration.label = "cdstore"
+        configuration.prepareDatabase { db in SQLFunctions.register(on: db) }
         return configuration
     }
 

@@ -1,0 +1,106 @@
+import ArgumentParser
+import CDStoreModel
+import CDStoreSQLite
+import Foundation
+
+/// `cdstore export [ENTITY …]`: write objects out for other tools or for `insert`.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every object of the named entities (all entities when none is named) as JSON, NDJSON or CSV.",
+        discussion: """
+        Each object is written once, under its own entity: objects of sub-entities are not repeated under \
+        their parent. With one entity, json is an array of objects; with several, an object keyed by entity \
+        name. ndjson writes one object per line with "_entity". csv writes one file per entity into the \
+        --output folder (ENTITY.csv), or one entity to standard output. Dates are ISO 8601 with milliseconds, \
+        Binary and Transformable values base64, numbers in their shortest exact form.
+
+        Examples:
+          cdstore export --format json --output dump.json
+          cdstore export Employee --format csv > employees.csv
+          cdstore export --format csv --output dump/
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "Entities to export (default: every entity).")
+    var entities: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Output format: json, ndjson or csv (default json).", valueName: "format"))
+    var format: OutputFormat = .json
+
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Write to this file (a folder for csv with several entities) instead of standard output.", valueName: "path"))
+    var output: String?
+
+    func validate() throws {
+        if format == .table { throw ValidationError("export writes json, ndjson or csv; use fetch for a table") }
+    }
+
+    func run() throws {
+        try storeOptions.withStore(create: false) { store in
+            for name in entities { _ = try store.resolveEntity(name) }
+            // Abstract entities have no objects of their own; their sub-entities' objects are exported under the sub-entities.
+            let names = entities.isEmpty ? store.model.entities.filter { !$0.isAbstract }.map(\.name) : entities
+            switch format {
+            case .csv where names.count > 1 || output.map(isDirectory) == true:
+                try exportCSVFolder(store, names)
+            case .json where names.count > 1 || entities.isEmpty:
+                try exportJSONDocument(store, names)
+            case .ndjson:
+                let out = try output.map(TextOutput.file) ?? .standardOutput()
+                let writer = format.writer(columns: [], output: out)
+                for name in names {
+                    let printer = RecordPrinter(store: store, entity: name, format: format, output: out, alwaysNameEntity: true)
+                    try store.forEach(FetchRequest(entity: name, includesSubentities: false)) { writer.write(printer.record($0)) }
+                }
+                writer.finish()
+                out.close()
+            default:
+                let out = try output.map(TextOutput.file) ?? .standardOutput()
+                let name = names.first ?? ""
+                try RecordPrinter(store: store, entity: name, format: format, output: out)
+                    .print(FetchRequest(entity: name, includesSubentities: false))
+                out.close()
+            }
+        }
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    /// `{"Entity": [objects…], …}`, each object under its own entity.
+    private func exportJSONDocument(_ store: Store, _ names: [String]) throws {
+        let out = try output.map(TextOutput.file) ?? .standardOutput()
+        out.write("{")
+        for (i, name) in names.enumerated() {
+            out.write(i == 0 ? "\n" : ",\n")
+            out.write(JSONText.quoted(name) + ": [")
+            var count = 0
+            try store.forEach(FetchRequest(entity: name, includesSubentities: false)) { object in
+                out.write(count == 0 ? "\n  " : ",\n  ")
+                out.write(JSONText.encode(.dictionary(object.values)))
+                count += 1
+            }
+            out.write(count == 0 ? "]" : "\n]")
+        }
+        out.line(names.isEmpty ? "}" : "\n}")
+        out.close()
+    }
+
+    /// One `ENTITY.csv` per entity in the output folder.
+    private func exportCSVFolder(_ store: Store, _ names: [String]) throws {
+        guard let folder = output else {
+            throw CLIError.usage("csv export of several entities writes one file each: give --output FOLDER")
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in names {
+            let out = try TextOutput.file((folder as NSString).appendingPathComponent(name + ".csv"))
+            let printer = RecordPrinter(store: store, entity: name, format: .csv, output: out)
+            try printer.print(FetchRequest(entity: name, includesSubentities: false))
+            out.close()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import CDStoreSQLite
+import Foundation
+
+/// `cdstore insert ENTITY …`: add objects.
+struct InsertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insert",
+        abstract: "Insert objects from JSON, NDJSON, CSV or KEY=VALUE arguments.",
+        discussion: """
+        All records go in one transaction: if any record is invalid, nothing is written and the error names \
+        the record (and its line for NDJSON and CSV), the entity and the attribute. Missing attributes take \
+        the model's default. Values are read by the attribute's type: dates as ISO 8601 (2024-05-01, \
+        2024-05-01T12:30:00Z) or seconds since 2001-01-01; booleans as true/false, yes/no or 1/0; UUIDs as \
+        text; Binary as base64. A record may name a sub-entity with "_entity".
+
+        Examples:
+          cdstore insert Employee name=Ann age=34 --store co.sqlite --model Schemas/Company.json
+          cdstore insert Employee --json '[{"name":"Ann"},{"name":"Bo","age":41}]'
+          cdstore insert Employee --file people.ndjson
+          cat people.csv | cdstore insert Employee --csv
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The entity to insert into.")
+    var entity: String
+
+    @Argument(help: ArgumentHelp("Attribute values of one object, as KEY=VALUE.", valueName: "key=value"))
+    var assignments: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("JSON text: one object or an array of objects.", valueName: "text"))
+    var json: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read records from this file (.json, .ndjson/.jsonl or .csv; the extension picks the format).", valueName: "path"))
+    var file: String?
+
+    @Flag(name: .customLong("nl"), help: "The input is NDJSON: one JSON object per line.")
+    var newlineDelimited = false
+
+    @Flag(name: .long, help: "The input is CSV with a header row naming the attributes.")
+    var csv = false
+
+    func validate() throws {
+        if newlineDelimited && csv { throw ValidationError("--nl and --csv cannot be used together") }
+        let sources = [json != nil, file != nil, !assignments.isEmpty].filter { $0 }.count
+        if sources > 1 { throw ValidationError("give the records one way: KEY=VALUE arguments, --json or --file") }
+    }
+
+    func run() throws {
+        let records = try readRecords()
+        let inserted = try storeOptions.withStore { store in try store.insert(records, into: entity) }
+        print("inserted \(inserted) \(inserted == 1 ? "object" : "objects") into \(entity)")
+    }
+
+    private func readRecords() throws -> [InputRecord] {
+        if !assignments.isEmpty { return [try RecordInput.record(fromAssignments: assignments)] }
+        let text: String
+        var format: RecordInput.Format = csv ? .csv : newlineDelimited ? .ndjson : .json
+        if let json {
+            text = json
+        } else if let file {
+            guard let data = FileManager.default.contents(atPath: file) else { throw CLIError.input("cannot read \(file)") }
+            guard let decoded = String(data: data, encoding: .utf8) else { throw CLIError.input("\(file) is not UTF-8 text") }
+            text = decoded
+            if !csv && !newlineDelimited, let guessed = RecordInput.format(forFile: file) { format = guessed }
+        } else {
+            if isatty(STDIN_FILENO) != 0 {
+                throw CLIError.usage("no records: give KEY=VALUE arguments, --json, --file, or pipe them in")
+            }
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            guard let decoded = String(data: data, encoding: .utf8) else { throw CLIError.input("standard input is not UTF-8 text") }
+            text = decoded
+        }
+        return try RecordInput.records(from: text, format: format)
+    }
+}

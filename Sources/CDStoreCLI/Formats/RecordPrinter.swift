@@ -1,0 +1,38 @@
+import CDStoreModel
+import CDStoreSQLite
+
+/// Prints fetched objects of one entity in an output format: keys are the model's property names, and
+/// `_entity` names the entity of objects that belong to a sub-entity.
+struct RecordPrinter {
+    let store: Store
+    let entity: String
+    let format: OutputFormat
+    let output: TextOutput
+    /// Always print `_entity` (exports of several entities), not only for sub-entities' objects.
+    var alwaysNameEntity = false
+
+    /// Column names for table and CSV output: `_entity` when the entity has sub-entities, then every attribute of
+    /// the entity and of its sub-entities, in model order.
+    func columns(includesSubentities: Bool = true) throws -> [String] {
+        let root = try store.resolveEntity(entity)
+        let members = includesSubentities ? store.model.subtree(of: root) : [root]
+        var names: [String] = (members.count > 1 || alwaysNameEntity) ? ["_entity"] : []
+        for member in members {
+            for attribute in store.model.attributes(of: member) where !attribute.isTransient && !names.contains(attribute.name) {
+                names.append(attribute.name)
+            }
+        }
+        return names
+    }
+
+    func record(_ object: FetchedObject) -> [(String, ObjectValue)] {
+        (alwaysNameEntity || object.entity != entity) ? [("_entity", .string(object.entity))] + object.values : object.values
+    }
+
+    /// Fetches `request` and prints every object, then finishes the document.
+    func print(_ request: FetchRequest) throws {
+        let writer = format.writer(columns: try columns(includesSubentities: request.includesSubentities), output: output)
+        try store.forEach(request) { writer.write(record($0)) }
+        writer.finish()
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import CDStorePredicate
+import CDStoreSQLite
+
+/// `--where` with its `--arg`/`--var` values, `--sort`, `--limit`, `--offset`: what selects objects.
+struct QueryOptions: ParsableArguments {
+    @Option(name: .customLong("where"), help: ArgumentHelp(
+        "Only objects matching this NSPredicate, e.g. \"age >= 18 AND name BEGINSWITH[c] 'a'\".", valueName: "predicate"))
+    var predicate: String?
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp(
+        "A value for the next %@, %K, %d or %f in --where, in order (repeatable).", valueName: "value"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp(
+        "A value for a $variable in --where, as NAME=VALUE (repeatable).", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Sort by this attribute; -KEY sorts descending, KEY:ci ignores case. Repeat for more keys.", valueName: "key"))
+    var sort: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))
+    var limit: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Skip this many objects first.", valueName: "n"))
+    var offset: Int?
+
+    @Flag(name: .customLong("exact-entity"), help: "Leave out objects of sub-entities.")
+    var exactEntity = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
+    }
+
+    /// The fetch request these options describe for `entity`.
+    func request(for entity: String) throws -> FetchRequest {
+        FetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+                     sort: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset,
+                     includesSubentities: !exactEntity)
+    }
+}
+
+/// Parses `--where` text with its `--arg` and `--var` values.
+enum PredicateInput {
+    static func parse(_ text: String?, arguments: [String], variables: [String]) throws -> PredicateNode? {
+        guard let text else { return nil }
+        do {
+            var predicate = try PredicateParser.parse(text, arguments: arguments.map { .text($0) })
+            if !variables.isEmpty || text.contains("$") {
+                var bindings: [String: PredicateValue] = [:]
+                for assignment in variables {
+                    guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                        throw CLIError.usage("--var takes NAME=VALUE, got '\(assignment)'")
+                    }
+                    bindings[String(assignment[..<equals])] = .string(String(assignment[assignment.index(after: equals)...]))
+                }
+                predicate = try predicate.substituting(variables: bindings)
+            }
+            return predicate
+        } catch let error as CDPredicateError {
+            throw CLIError.input("predicate: " + error.rendered(in: text).dropPrefix("error: predicate: "))
+        }
+    }
+}
+
+extension String {
+    func dropPrefix(_ prefix: String) -> String {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import CDStoreModel
+import CDStoreSQLite
+import Foundation
+
+/// `--model`, `--model-version`, `--store` and `--read-only`: accepted by every command, before or after its name.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The model: an .xcdatamodeld bundle, one .xcdatamodel, its contents file, or a cdstore JSON model. "
+        + "Default: $CDSTORE_MODEL; a store cdstore made carries its model, so none is needed to read it.",
+        valueName: "path"))
+    var model: String?
+
+    @Option(name: .customLong("model-version"), help: ArgumentHelp(
+        "The version of an .xcdatamodeld to use instead of its current version (e.g. \"Model 2\").",
+        valueName: "name"))
+    var modelVersion: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The SQLite store file; created (empty, laid out for the model) when missing. Default: $CDSTORE_STORE.",
+        valueName: "path"))
+    var store: String?
+
+    @Flag(name: .customLong("read-only"), help: "Open the store without writing anything.")
+    var readOnly = false
+
+    /// The model path given by option or environment.
+    var modelPath: String? { model ?? ProcessInfo.processInfo.environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The store path given by option or environment.
+    var storePath: String? { store ?? ProcessInfo.processInfo.environment["CDSTORE_STORE"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Loads the model named by `--model`/`$CDSTORE_MODEL`, printing its warnings; nil when none is named.
+    func loadModel() throws -> LoadedModel? {
+        guard let path = modelPath else { return nil }
+        let loaded = try ModelLoader.load(path, version: modelVersion)
+        for warning in loaded.warnings { Console.warn(warning) }
+        return loaded
+    }
+
+    /// Loads the model, which must be named.
+    func requireModel() throws -> LoadedModel {
+        guard let loaded = try loadModel() else {
+            throw CLIError.usage("no model: give --model PATH or set CDSTORE_MODEL")
+        }
+        return loaded
+    }
+
+    /// Opens the store, creating it when missing unless `create` is false.
+    func openStore(create: Bool = true) throws -> Store {
+        guard let path = storePath else {
+            throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
+        }
+        let model = try loadModel()
+        return try Store.open(at: path, model: model?.model,
+                              options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly))
+    }
+
+    /// Runs `body` with the opened store. When the store was created for this command and the command fails,
+    /// the new files are removed again, so a failed first insert leaves nothing behind.
+    func withStore<T>(create: Bool = true, _ body: (Store) throws -> T) throws -> T {
+        let store = try openStore(create: create)
+        do {
+            return try body(store)
+        } catch {
+            if store.wasCreated {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+            }
+            throw error
+        }
+    }
+}
+
+/// `--format`, for every command that prints records.
+struct FormatOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Output format: table, json, ndjson or csv. Default: table on a terminal, json otherwise.", valueName: "format"))
+    var format: OutputFormat?
+
+    var resolved: OutputFormat { format ?? .default }
+}
+
+/// Messages for people, on standard error.
+enum Console {
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+    }
+
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("error: " + message + "\n").utf8))
+    }
+}
