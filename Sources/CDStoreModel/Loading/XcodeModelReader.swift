@@ -82,6 +82,7 @@ public enum XcodeModelReader {
                 entity.versionHashModifier = a["versionHashModifier"]
                 entity.codeGenerationType = a["codeGenerationType"]
                 entity.syncable = a["syncable"].map(yes)
+                entity.spotlightDisplayNameExpression = a["coreSpotlightDisplayNameExpression"]
                 entities.append(entity)
                 sourceMap.entities[entityName] = here
             case ("entity", "attribute"):

@@ -20,6 +20,8 @@ public struct Entity: Sendable, Equatable {
     public var codeGenerationType: String? = nil
     /// Whether the entity is marked syncable (XML `syncable`); kept only so models round-trip.
     public var syncable: Bool? = nil
+    /// The expression Spotlight shows as the object's name (XML `coreSpotlightDisplayNameExpression`).
+    public var spotlightDisplayNameExpression: String? = nil
     /// The entity's own attributes, in file order.
     public var attributes: [Attribute] = []
     /// The entity's own relationships, in file order.

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The result of running a program: exit status and everything it printed.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs external programs (the Python oracles in `../shared/tools`) from tests.
+public enum ProcessRunner {
+    /// Runs `executable` (looked up on `PATH`) with `arguments` and waits for it.
+    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        // Read stderr on another thread so a chatty program cannot block on a full pipe.
+        let errorData = LockedData()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData.set(err.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                             stderr: String(decoding: errorData.get(), as: UTF8.self))
+    }
+
+    /// Runs a Python 3 script given as text, with `../shared/tools/coredata` importable.
+    public static func python(_ script: String, _ arguments: [String] = []) throws -> ProcessResult {
+        let prelude = "import sys; sys.path.insert(0, \(pythonString(Corpus.tools.path)))\n"
+        return try run("python3", ["-c", prelude + script] + arguments)
+    }
+
+    private static func pythonString(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}
+
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
