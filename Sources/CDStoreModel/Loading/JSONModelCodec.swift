@@ -54,6 +54,3 @@ public enum JSONModelCodec {
         return LoadedModel(model: model, file: file, format: .json, sourceMap: sourceMap)
     }
 }
-extension JSONModelCodec {
-    public static func encode(_ model: ManagedObjectModel) throws -> Data { Data("{}".utf8) }
-}

@@ -39,7 +39,7 @@ public struct StoreMetadata: @unchecked Sendable {
     /// Replaces the model-describing keys (hashes, identifiers, digest, checksum, cached model) with `model`'s.
     public mutating func setModel(_ model: ManagedObjectModel) throws {
         var plist = self.plist ?? [:]
-        plist["NSStoreModelVersionHashes"] = VersionHasher.entityHashes(of: model)
+        plist["NSStoreModelVersionHashes"] = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
         plist["NSStoreModelVersionHashesVersion"] = 3
         plist["NSStoreModelVersionIdentifiers"] = model.versionIdentifiers
         plist["NSStoreModelVersionHashesDigest"] = VersionHasher.hashesDigest(of: model)
@@ -84,7 +84,7 @@ public struct StoreMetadata: @unchecked Sendable {
     /// Entities whose stored hash differs from `model`'s, or that exist on one side only, sorted by name.
     public func hashDifferences(from model: ManagedObjectModel) -> [String] {
         let stored = entityHashes
-        let current = VersionHasher.entityHashes(of: model)
+        let current = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
         return Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
     }
 }
