@@ -1,1 +1,4 @@
-print("cdstore")
+import CDStoreCLI
+import Foundation
+
+exit(CommandLineRunner.run(Array(CommandLine.arguments.dropFirst())))

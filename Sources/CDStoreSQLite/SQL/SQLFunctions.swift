@@ -23,17 +23,16 @@ enum SQLFunctions {
     static func register(on db: Database) {
         db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return nil }
-            return StringFolding.fold(text, options(values[1]))
+            return PredicateStringMatching.fold(text, options: options(values[1]))
         })
         db.add(function: DatabaseFunction(caseFold, argumentCount: 1, pure: true) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return values[0] }
-            return StringFolding.fold(text, .caseInsensitive)
+            return PredicateStringMatching.fold(text, options: .caseInsensitive)
         })
-        let regexCache = RegexCache()
         db.add(function: DatabaseFunction(stringCompare, argumentCount: 4, pure: true) { values in
             guard let opName = String.fromDatabaseValue(values[0]), let op = ComparisonOperator(rawValue: opName),
                   let left = text(values[2]), let right = text(values[3]) else { return nil }
-            return try StringFolding.compare(op, options(values[1]), left, right, regexCache: regexCache)
+            return try compare(op, options(values[1]), left, right)
         })
         db.add(function: DatabaseFunction(lowercase, argumentCount: 1, pure: true) { values in
             String.fromDatabaseValue(values[0]).map { $0.lowercased() } ?? values[0]
@@ -60,6 +59,25 @@ enum SQLFunctions {
         })
     }
 
+    /// One string operator, with Foundation's semantics (shared with the in-memory evaluator).
+    private static func compare(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: String,
+                                _ right: String) throws -> Bool {
+        switch op {
+        case .equal: return PredicateStringMatching.equals(left, right, options: options)
+        case .contains: return PredicateStringMatching.contains(left, right, options: options)
+        case .beginsWith: return PredicateStringMatching.beginsWith(left, right, options: options)
+        case .endsWith: return PredicateStringMatching.endsWith(left, right, options: options)
+        case .like: return PredicateStringMatching.like(left, pattern: right, options: options)
+        case .matches:
+            do {
+                return try PredicateStringMatching.matches(left, regex: right, options: options)
+            } catch {
+                throw StoreError(.invalidInput, "predicate: " + error.message)
+            }
+        default: return false
+        }
+    }
+
     private static func options(_ value: DatabaseValue) -> ComparisonOptions {
         ComparisonOptions(rawValue: UInt8(truncatingIfNeeded: Int.fromDatabaseValue(value) ?? 0))
     }
@@ -72,26 +90,6 @@ enum SQLFunctions {
         case .int64(let i): String(i)
         case .double(let d): String(d)
         case .blob(let data): String(data: data, encoding: .utf8)
-        }
-    }
-}
-
-/// Compiled regular expressions by pattern and options; SQLite calls a function once per row.
-final class RegexCache: @unchecked Sendable {
-    private var cache: [String: NSRegularExpression] = [:]
-    private let lock = NSLock()
-
-    func regex(_ pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
-        let key = (caseInsensitive ? "i:" : "s:") + pattern
-        lock.lock()
-        defer { lock.unlock() }
-        if let found = cache[key] { return found }
-        do {
-            let regex = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
-            cache[key] = regex
-            return regex
-        } catch {
-            throw StoreError(.invalidInput, "predicate: '\(pattern)' is not a valid regular expression")
         }
     }
 }

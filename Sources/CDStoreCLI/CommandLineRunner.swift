@@ -1,0 +1,89 @@
+import ArgumentParser
+import CDStoreModel
+import CDStoreSQLite
+import Foundation
+
+/// Runs the command line: parses, runs, prints errors as `error: …` on standard error, and returns the exit
+/// status (see ``ExitStatus``).
+public enum CommandLineRunner {
+    /// Options every subcommand accepts, with whether they take a value.
+    static let globalOptions: [String: Bool] = ["--model": true, "--model-version": true, "--store": true, "--read-only": false]
+
+    /// Runs `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let normalized = moveGlobalOptions(arguments)
+        do {
+            var command = try CDStoreCommand.parseAsRoot(normalized)
+            try command.run()
+            return ExitStatus.success.rawValue
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// Moves global options written before the subcommand name to after it, where the subcommand parses them:
+    /// `cdstore --store s.sqlite fetch Person` runs as `cdstore fetch Person --store s.sqlite`.
+    static func moveGlobalOptions(_ arguments: [String]) -> [String] {
+        var moved: [String] = []
+        var rest: [String] = []
+        var index = 0
+        var seenCommand = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { rest.append(contentsOf: arguments[index...]); break }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if !seenCommand, let takesValue = globalOptions[name] {
+                moved.append(argument)
+                if takesValue && !argument.contains("="), index + 1 < arguments.count {
+                    moved.append(arguments[index + 1])
+                    index += 1
+                }
+            } else {
+                if !argument.hasPrefix("-") { seenCommand = true }
+                rest.append(argument)
+            }
+            index += 1
+        }
+        guard !moved.isEmpty else { return arguments }
+        if let dashes = rest.firstIndex(of: "--") { rest.insert(contentsOf: moved, at: dashes) } else { rest += moved }
+        return rest
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func report(_ error: Error) -> Int32 {
+        switch error {
+        case let error as CLIError:
+            Console.error(error.message)
+            return error.status.rawValue
+        case let error as StoreError:
+            Console.error(error.description)
+            switch error.code {
+            case .modelMismatch, .noModel: return ExitStatus.modelMismatch.rawValue
+            case .cannotOpen: return ExitStatus.cannotOpen.rawValue
+            default: return ExitStatus.badInput.rawValue
+            }
+        case let error as ModelError:
+            Console.error(error.description)
+            return error.code == .fileNotFound ? ExitStatus.cannotOpen.rawValue : ExitStatus.badInput.rawValue
+        case let error as RecordInput.InputError:
+            Console.error(error.description)
+            return ExitStatus.badInput.rawValue
+        case let error as ExitCode:
+            return error.rawValue
+        default:
+            let code = CDStoreCommand.exitCode(for: error)
+            let message = CDStoreCommand.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if code.rawValue == ExitCode.validationFailure.rawValue {
+                let text = message.hasPrefix("Error: ") ? "error: " + message.dropFirst(7) : message
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+                return ExitStatus.usage.rawValue
+            }
+            Console.error(message.isEmpty ? String(describing: error) : message)
+            return ExitStatus.badInput.rawValue
+        }
+    }
+}
