@@ -1,0 +1,21 @@
+import Foundation
+
+/// Runs the built `cdstore` binary, as end-to-end tests and users do.
+public enum CLIRunner {
+    /// The debug binary SwiftPM built beside the tests (override with `$CDSTORE_BIN`).
+    public static var binary: String {
+        if let override = ProcessInfo.processInfo.environment["CDSTORE_BIN"], !override.isEmpty { return override }
+        return Corpus.packageRoot.appendingPathComponent(".build/debug/cdstore").path
+    }
+
+    /// Runs `cdstore arguments…` with `stdin`, without inheriting `CDSTORE_MODEL`/`CDSTORE_STORE`.
+    public static func run(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+        try ProcessRunner.run(binary, arguments, stdin: stdin)
+    }
+}
+
+/// The SHA-256-free fingerprint of a store for "left exactly as it was" checks: the bytes of the store file and
+/// of its `-wal` (a committed write lands in one of them).
+public func storeBytes(_ path: String) -> [Data?] {
+    ["", "-wal"].map { FileManager.default.contents(atPath: path + $0) }
+}
