@@ -59,6 +59,11 @@ public struct EntityLayout: Sendable, Equatable {
     public var toOnes: [String: ToOneLayout]
     /// Storage of every stored to-many relationship, inherited ones included, by relationship name.
     public var toManys: [String: ToManyLayout]
+    /// The hidden to-ones Core Data adds to this entity for to-many relationships without inverse that point
+    /// at it (or at an ancestor), by their internal name `<n><r>` (n = number of the entity declaring the
+    /// to-many `r`). ``ToOneLayout/destination`` is that entity; the same columns are described from the
+    /// to-many's side by ``ToManyLayout/foreignKey(table:foreignKey:entityKey:orderKey:)``.
+    public var hiddenToOnes: [String: ToOneLayout] = [:]
 
     /// The entity numbers of this entity and its sub-entities.
     public var subtreeNumbers: ClosedRange<Int> { number...subtreeMax }
