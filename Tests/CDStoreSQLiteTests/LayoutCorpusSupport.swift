@@ -62,16 +62,21 @@ enum LayoutCorpus {
         var entities: [String: (number: Int, superNumber: Int)] = [:]
         /// Index name → normalised `CREATE INDEX` text, for indexes on those tables.
         var indexes: [String: String] = [:]
-        /// `NSPersistenceFrameworkVersion` is not read here; the manifest has it.
+        /// Whether a system table was created before an entity table: the store was rebuilt by a migration
+        /// (a fresh store gets its entity tables first), so creation order says nothing.
+        var isRebuilt = false
     }
 
     static let systemTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
 
     static func schema(_ db: Database) throws -> Schema {
         var schema = Schema()
+        var sawSystemTable = false
         for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid") {
             let type: String = row["type"], name: String = row["name"], table: String = row["tbl_name"]
+            if type == "table", systemTables.contains(name) { sawSystemTable = true }
             guard table.hasPrefix("Z"), !systemTables.contains(table) else { continue }
+            if type == "table", sawSystemTable { schema.isRebuilt = true }
             if type == "table" {
                 schema.tableOrder.append(name)
                 schema.tables[name] = try Row.fetchAll(db, sql: "PRAGMA table_info(\(name.quotedDatabaseIdentifier))")

@@ -38,7 +38,12 @@ struct LayoutCorpusTests {
             if problems.isEmpty { exact += 1 }
             #expect(problems.isEmpty, "\(item.store.path): \(problems.joined(separator: "; "))")
         }
-        print("layout: \(exact)/\(cases.count) corpus stores match exactly (tables, columns, types, Z_ENT, Z_SUPER)")
+        let tables = cases.map(\.schema.tables.count).reduce(0, +)
+        let joins = cases.flatMap(\.layout.tables).filter { !$0.primaryKey.isEmpty }.count
+        let indexes = cases.map(\.schema.indexes.count).reduce(0, +)
+        #expect(tables > 60 && joins >= 10 && indexes > 100, "compared \(tables) tables, \(joins) join tables, \(indexes) indexes")
+        print("layout: \(exact)/\(cases.count) corpus stores match exactly (tables, columns, types, Z_ENT, Z_SUPER); "
+              + "\(tables) tables (\(joins) join tables), \(indexes) indexes")
         #expect(exact == cases.count)
     }
 
@@ -58,6 +63,30 @@ struct LayoutCorpusTests {
             #expect(problems.isEmpty, "\(item.store.path): \(problems.joined(separator: "; "))")
         }
         print("layout: column order matches in \(matching)/\(cases.count) corpus stores")
+    }
+
+    @Test("Tables come in Core Data's creation order")
+    func tableOrder() throws {
+        // Entity tables in root Z_ENT order, each followed by the join tables its hierarchy names. The order of
+        // several join tables of one hierarchy varies between OS versions (Z_1ARTISTS, Z_1ARTWORKS at framework
+        // 479; Z_1ARTWORKS, Z_1ARTISTS at 519) and is not compared.
+        func grouped(_ names: [String]) -> [String: Set<String>] {
+            var groups: [String: Set<String>] = [:]
+            var owner = ""
+            for name in names {
+                if name.hasPrefix("Z_") { groups[owner, default: []].insert(name) } else { owner = name }
+            }
+            return groups
+        }
+        var compared = 0
+        for item in try Self.cases() where !item.schema.isRebuilt {
+            compared += 1
+            let layout = item.layout.tables.map(\.name)
+            #expect(layout.filter { !$0.hasPrefix("Z_") } == item.schema.tableOrder.filter { !$0.hasPrefix("Z_") },
+                    "\(item.store.path)")
+            #expect(grouped(layout) == grouped(item.schema.tableOrder), "\(item.store.path)")
+        }
+        #expect(compared >= 10)
     }
 
     @Test("Index names and statements match the corpus stores")
