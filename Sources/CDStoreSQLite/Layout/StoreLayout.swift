@@ -59,6 +59,11 @@ public struct EntityLayout: Sendable, Equatable {
     public var toOnes: [String: ToOneLayout]
     /// Storage of every stored to-many relationship, inherited ones included, by relationship name.
     public var toManys: [String: ToManyLayout]
+    /// The hidden to-ones Core Data adds to this entity for to-many relationships without inverse that point
+    /// at it (or at an ancestor), by their internal name `<n><r>` (n = number of the entity declaring the
+    /// to-many `r`). ``ToOneLayout/destination`` is that entity; the same columns are described from the
+    /// to-many's side by ``ToManyLayout/foreignKey(table:foreignKey:entityKey:orderKey:)``.
+    public var hiddenToOnes: [String: ToOneLayout] = [:]
 
     /// The entity numbers of this entity and its sub-entities.
     public var subtreeNumbers: ClosedRange<Int> { number...subtreeMax }
@@ -73,18 +78,27 @@ public struct ToOneLayout: Sendable, Equatable {
     /// Holds the destination object's `Z_ENT`; present when the destination has sub-entities.
     public var entityKey: String?
     /// Holds the object's position in the inverse ordered to-many (`Z_FOK_…`); present when the inverse is ordered.
+    /// Sort keys, not dense indexes: read with `ORDER BY`.
     public var orderKey: String?
 }
 
 /// How a to-many relationship is stored.
 public enum ToManyLayout: Sendable, Equatable {
-    /// The inverse to-one's columns in the destination's table hold the source object's `Z_PK`
-    /// (`orderKey`: the position column when this to-many is ordered). The case when an inverse exists, and
-    /// also the hidden to-one Core Data adds for a to-many with no inverse.
+    /// The inverse to-one's columns in the destination's table (`table`, the destination hierarchy's table):
+    /// `foreignKey` holds the source object's `Z_PK`, `entityKey` its `Z_ENT` (present when the entity that
+    /// declares the to-many has sub-entities), `orderKey` the destination object's position in this to-many
+    /// when it is ordered (`Z_FOK_…`). The case when the inverse is a to-one, and also the hidden to-one Core
+    /// Data adds for a to-many with no inverse (columns `Z<n>NAME`, `Z<n>_<n>NAME`, `Z_FOK_<n>NAME`, see
+    /// ``EntityLayout/hiddenToOnes``). Rows of the destination table whose `foreignKey` is NULL are unrelated.
     case foreignKey(table: String, foreignKey: String, entityKey: String?, orderKey: String?)
-    /// A many-to-many relationship: each row of `table` links one source object (`sourceColumn`) to one
-    /// destination object (`destinationColumn`); `orderColumn` is the destination's position in this
-    /// relationship when it is ordered.
+    /// A many-to-many relationship: each row of `table` links one source object (`sourceColumn`, a `Z_PK` of the
+    /// entity that declares this relationship, or of one of its sub-entities) to one destination object
+    /// (`destinationColumn`, a `Z_PK` in the destination's table); `orderColumn` is the destination's position in
+    /// this relationship when it is ordered. Both sides of a pair share the table with the columns swapped
+    /// (coredata-format.md §1.6: the column `Z_<a>`+UPPER(s) holds the pks of entity #a, which declares `r`).
+    /// A reflexive relationship (its own inverse) has `sourceColumn` `Z_<n>NAME`, `destinationColumn`
+    /// `REFLEXIVE` and, when ordered, `orderColumn` `FOK_REFLEXIVE` (no sample shows which of the two FOK
+    /// columns Core Data reads; this one follows the two-sided rule).
     case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
 }
 
