@@ -19,3 +19,12 @@ public enum CLIRunner {
 public func storeBytes(_ path: String) -> [Data?] {
     ["", "-wal"].map { FileManager.default.contents(atPath: path + $0) }
 }
+
+/// Models and data shipped for tests under `Tests/Fixtures`.
+public enum Fixtures {
+    /// `Tests/Fixtures`.
+    public static let root: URL = Corpus.packageRoot.appendingPathComponent("Tests/Fixtures")
+    /// A model with every attribute type (`Item`), validation rules and a uniqueness constraint (`Checked`),
+    /// and an abstract entity with two sub-entities (`Shape`, `Circle`, `Square`).
+    public static let model: URL = root.appendingPathComponent("Fixture.xcdatamodeld")
+}

@@ -1,0 +1,56 @@
+# cdstore — Core Data SQLite stores from the command line.
+#
+#   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
+#   make build     debug build
+#   make release   release build
+#   make test      set up, build and run every test (what CI runs)
+#   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
+#   make install   install the release binary into $(PREFIX)/bin (PREFIX defaults to /usr/local)
+#   make bench     benchmarks (figures in the README)
+#   make fidelity  check the debug build against every model and store in ../shared/corpus
+#   make lint      source files that grew past 500 lines
+#   make clean     remove build products
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev
+
+.PHONY: setup build release test demo install bench fidelity lint clean
+
+setup:
+	@missing=""; \
+	for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -q && $$sudo apt-get install -y -q $$missing; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: release
+	@Scripts/demo.sh .build/release/cdstore
+
+install: release
+	install -d $(PREFIX)/bin
+	install -m 755 .build/release/cdstore $(PREFIX)/bin/cdstore
+
+bench: release
+	@Scripts/bench.sh .build/release/cdstore
+
+fidelity: build
+	python3 ../shared/checks/fidelity.py .build/debug/cdstore -v
+
+lint:
+	@find Sources Tests -name '*.swift' | xargs wc -l | awk '$$2 != "total" && $$1 > 500 {print; bad=1} END {exit bad}'
+
+clean:
+	rm -rf .build
