@@ -1,13 +1,14 @@
 import CDStoreModel
 import Foundation
+import CDStoreTestSupport
 import GRDB
 @testable import CDStoreSQLite
 
 /// Real stores of the shared corpus and what their `sqlite_master` says, for the layout tests.
 enum LayoutCorpus {
     /// The corpus folder (`CDSTORE_CORPUS` overrides it).
-    static let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["CDSTORE_CORPUS"]
-        ?? "/work/shared/corpus")
+    static let folder = ProcessInfo.processInfo.environment["CDSTORE_CORPUS"].map { URL(fileURLWithPath: $0) }
+        ?? Corpus.root
 
     /// A store of the manifest with the model version it was written with.
     struct StoreItem: Sendable, CustomStringConvertible {

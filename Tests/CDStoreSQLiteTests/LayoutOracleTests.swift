@@ -1,4 +1,5 @@
 import CDStoreModel
+import CDStoreTestSupport
 import Foundation
 import Testing
 @testable import CDStoreSQLite
@@ -9,7 +10,7 @@ import Testing
 /// below feeds it the Xcode XML with name-ordered property dictionaries, as our builder uses for XML.
 @Suite("Store layout against the reference checker")
 struct LayoutOracleTests {
-    static let checker = URL(fileURLWithPath: "/work/shared/tools/coredata")
+    static let checker = Corpus.tools
     static var available: Bool {
         FileManager.default.fileExists(atPath: checker.appendingPathComponent("predict.py").path)
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
