@@ -60,7 +60,8 @@ let evaluationCases: [(String, Bool)] = [
     ("ANY children.age > 16", true), ("ALL children.age > 5", true), ("ALL children.age > 10", false),
     ("NONE children.age > 20", true), ("SOME children.name == 'Bob'", true),
     ("children.name == 'Cy'", true), ("ALL noKids.age > 100", true), ("ANY noKids.age > 0", false),
-    ("NONE noKids.age > 0", true),
+    ("NONE noKids.age > 0", true), ("children.name IN {'Ann', 'Zed'}", true), ("children.name IN {'Zed'}", false),
+    ("children.age BETWEEN {16, 18}", true), ("children.age BETWEEN {20, 30}", false),
     // Key paths, to-one and collection operators.
     ("department.name == 'R&D'", true), ("department.manager.name == 'Zoë'", true), ("SELF.department.name == 'R&D'", true),
     ("children.@count == 3", true), ("children.@count > 3", false), ("noKids.@count == 0", true),
