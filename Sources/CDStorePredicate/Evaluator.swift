@@ -8,7 +8,7 @@ import Foundation
 ///   SQL's `name <> 'v'` is; Foundation's in-memory evaluation would say true. Missing keys are nil.
 /// - A key path through a to-many relationship yields the collection of values (nested collections are
 ///   flattened, like the joins SQL uses); a direct comparison on such a collection means `ANY`, except for
-///   `CONTAINS` (collection membership) and `IN`.
+///   `CONTAINS` (collection membership) and comparisons of two collections with `==`/`!=`.
 /// - `ALL` over an empty collection is true; `ANY` is false; `NONE` is true.
 /// - Numbers compare across integer and floating types, booleans are 0/1, dates compare by time (and with
 ///   numbers as seconds since 2001-01-01), and a string that spells a number compares numerically with a
@@ -69,7 +69,8 @@ public struct PredicateEvaluator {
     private func compareDirect(
         _ l: EvaluationValue, _ op: ComparisonOperator, _ r: EvaluationValue, _ options: ComparisonOptions
     ) throws(CDPredicateError) -> Bool {
-        if case .collection(let items) = l, op != .contains, op != .in, !isCollection(r) {
+        // IN and BETWEEN take a collection on the right, so only CONTAINS uses the left collection as a whole.
+        if case .collection(let items) = l, op != .contains, op == .in || op == .between || !isCollection(r) {
             return try anyElement(of: items, op, r, options)
         }
         return try compare(l, op, r, options)

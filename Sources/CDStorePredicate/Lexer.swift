@@ -1,6 +1,6 @@
 /// A token and where it starts.
-struct Token: Equatable {
-    enum Kind: Equatable {
+struct Token: Equatable, Sendable {
+    enum Kind: Equatable, Sendable {
         /// A name; `escaped` when written `#name`, which makes it a key even if it is a reserved word.
         case identifier(String, escaped: Bool)
         /// `@name`, a collection operator in a key path.
@@ -227,13 +227,13 @@ struct Lexer {
                 out.append(c)
                 continue
             }
-            try out.append(readEscape(column: index))
+            try out.append(readEscape(column: index, stringColumn: startColumn))
         }
     }
 
-    private mutating func readEscape(column: Int) throws(CDPredicateError) -> Unicode.Scalar {
+    private mutating func readEscape(column: Int, stringColumn: Int) throws(CDPredicateError) -> Unicode.Scalar {
         guard let e = peek() else {
-            throw CDPredicateError(.unterminatedString, "unterminated string", column: column)
+            throw CDPredicateError(.unterminatedString, "unterminated string", column: stringColumn)
         }
         index += 1
         switch e {

@@ -18,20 +18,16 @@ public enum PredicateParser {
     public static func parse(
         _ text: String, arguments: [FormatArgument] = [], maxDepth: Int = defaultMaxDepth
     ) throws(CDPredicateError) -> PredicateNode {
-        var parser = try Parser(text: text, arguments: arguments, maxDepth: maxDepth)
-        let result = try parser.requirePredicate(parser.parseOr())
-        try parser.finish()
-        return result
+        let parser = try Parser(text: text, arguments: arguments, maxDepth: maxDepth)
+        return try parser.run { (p: inout Parser) throws(CDPredicateError) in try p.requirePredicate(p.parseOr()) }
     }
 
     /// Parses a lone expression, such as a derived attribute's `canonical:(name)` or `employees.@count`.
     public static func parseExpression(
         _ text: String, arguments: [FormatArgument] = [], maxDepth: Int = defaultMaxDepth
     ) throws(CDPredicateError) -> ExpressionNode {
-        var parser = try Parser(text: text, arguments: arguments, maxDepth: maxDepth)
-        let result = try parser.parseExpression()
-        try parser.finish()
-        return result
+        let parser = try Parser(text: text, arguments: arguments, maxDepth: maxDepth)
+        return try parser.run { (p: inout Parser) throws(CDPredicateError) in try p.parseExpression() }
     }
 
     /// The reserved words of the format language; as keys they must be written with `#` (`#size`).
@@ -52,7 +48,7 @@ enum Parsed {
     case expression(ExpressionNode, next: Token)
 }
 
-struct Parser {
+struct Parser: Sendable {
     var tokens: [Token]
     var position = 0
     let arguments: [FormatArgument]

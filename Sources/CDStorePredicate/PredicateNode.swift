@@ -8,9 +8,10 @@ public indirect enum PredicateNode: Equatable, Sendable {
     case constant(Bool)
     /// `NOT p` / `! p`.
     case not(PredicateNode)
-    /// `a AND b AND …` (`&&`), with two or more operands; nested ANDs are flattened.
+    /// `a AND b AND …` (`&&`), with two or more operands. A chain is one node; a parenthesised AND inside
+    /// an AND stays nested, so printing and re-parsing gives the same tree.
     case and([PredicateNode])
-    /// `a OR b OR …` (`||`), with two or more operands; nested ORs are flattened.
+    /// `a OR b OR …` (`||`), with two or more operands, kept like `.and`.
     case or([PredicateNode])
     /// A comparison such as `ANY tags.name ==[c] "x"`.
     case comparison(PredicateComparison)

@@ -266,3 +266,37 @@ extension ExpressionNode {
         }
     }
 }
+
+/// Apple's documented examples that take format arguments (from the Predicate Programming Guide).
+@Suite struct DocumentedExampleTests {
+    static let start = Date(timeIntervalSinceReferenceDate: 0), end = Date(timeIntervalSinceReferenceDate: 86400)
+
+    static let cases: [(String, [FormatArgument], String)] = [
+        ("%K == %@", [.keyPath("name"), .string("x")], #"name == "x""#),
+        ("author != %@", [.string("Ann")], #"author != "Ann""#),
+        ("salary > %@", [.int(5000)], "salary > 5000"),
+        ("date >= %@ AND date < %@", [.date(start), .date(end)],
+         #"date >= CAST(0.000000, "NSDate") AND date < CAST(86400.000000, "NSDate")"#),
+        ("attr BETWEEN %@", [.array([.int(1), .int(10)])], "attr BETWEEN {1, 10}"),
+        ("counter IN %@", [.array([.int(1), .int(2)])], "counter IN {1, 2}"),
+        ("NOT (counter IN %@)", [.array([.int(1)])], "NOT counter IN {1}"),
+        ("(firstName == %@) || (firstName = nil)", [.null], "firstName == nil OR firstName == nil"),
+        ("SELF MATCHES %@", [.string("[a-z]+@[a-z]+")], #"SELF MATCHES "[a-z]+@[a-z]+""#),
+        ("lastName like %@", [.string("prefix*suffix")], #"lastName LIKE "prefix*suffix""#),
+        ("%K CONTAINS[cd] %@", [.text("name"), .text("citroen")], #"name CONTAINS[cd] "citroen""#),
+        ("age == %i AND n == %ld AND m == %lld AND u == %u AND h == %hi AND q == %qi",
+         [.text("1"), .int(2), .text("-3"), .int(4), .int(5), .int(6)],
+         "age == 1 AND n == 2 AND m == -3 AND u == 4 AND h == 5 AND q == 6"),
+        ("x == %x AND y == %X AND z == %o", [.int(255), .int(16), .int(8)], "x == 255 AND y == 16 AND z == 8"),
+        ("price < %f AND weight > %g AND d == %e", [.text("9.5"), .int(2), .double(1e-3)],
+         "price < 9.5 AND weight > 2 AND d == 0.001"),
+        ("initial == %c", [.int(65)], #"initial == "A""#),
+        ("%K.@count > %d", [.keyPath("employees"), .int(2)], "employees.@count > 2"),
+        ("%K == 'literal %@'", [.keyPath("a")], #"a == "literal %@""#),
+    ]
+
+    @Test(arguments: cases)
+    func example(text: String, arguments: [FormatArgument], expected: String) throws {
+        #expect(try PredicateParser.parse(text, arguments: arguments).format == expected)
+    }
+}

@@ -1,0 +1,84 @@
+import Testing
+
+@testable import CDStorePredicate
+
+/// SplitMix64: a tiny deterministic generator, so a failing input can be reproduced from the seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct ParserFuzzTests {
+    /// Valid inputs to mutate: every row of the parser table.
+    static let seeds = printedForms.map(\.0) + [
+        "SUBQUERY(residents, $r, $r.firstname == \"Jane\" AND $r.lastname == \"Doe\").@count > 0",
+        "date > CAST(\"2016-01-02T00:00:00Z\", \"NSDate\") AND NOT (counter IN {1, 2, 3})",
+    ]
+
+    /// Bytes and fragments that stress the lexer and parser.
+    static let fragments = ["(", ")", "{", "}", "[", "]", ",", ".", "'", "\"", "\\", "%", "%@", "%K", "$", "#", "@",
+                            "==", "!", "-", "*", "**", "&", "|", "^", ":=", ":", " AND ", " OR ", "NOT ", " IN ",
+                            "ANY ", "SUBQUERY(", "CAST(", "[cd]", "é", "\u{0}", "\n", "0x", "1e", "9999999999999999999999"]
+
+    /// Parsing either succeeds or throws a CDPredicateError with a column inside the text (or just after it);
+    /// when it succeeds, the printed form parses again.
+    static func check(_ text: String) {
+        do {
+            let node = try PredicateParser.parse(text, arguments: [])
+            _ = try? PredicateParser.parse(node.format)
+        } catch {
+            if let column = error.column {
+                #expect(column >= 1 && column <= text.unicodeScalars.count + 1, "\(text.debugDescription)")
+            }
+        }
+    }
+
+    @Test func randomBytes() {
+        var rng = SeededGenerator(state: 1)
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &rng)
+            var bytes: [UInt8] = []
+            for _ in 0..<length {
+                // Mostly printable ASCII, where the grammar lives, with some arbitrary bytes.
+                bytes.append(Bool.random(using: &rng) ? UInt8.random(in: 32...126, using: &rng) : UInt8.random(in: 0...255, using: &rng))
+            }
+            Self.check(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    @Test func mutationsOfValidPredicates() {
+        var rng = SeededGenerator(state: 42)
+        for _ in 0..<20_000 {
+            var scalars = Array(Self.seeds.randomElement(using: &rng)!.unicodeScalars)
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let at = Int.random(in: 0...scalars.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0 where at < scalars.count: scalars.remove(at: at)
+                case 1: scalars.insert(contentsOf: Self.fragments.randomElement(using: &rng)!.unicodeScalars, at: at)
+                case 2 where at < scalars.count: scalars[at] = Unicode.Scalar(UInt8.random(in: 32...126, using: &rng))
+                default:
+                    // Splice a piece of another seed, which produces plausible but wrong structure.
+                    let other = Array(Self.seeds.randomElement(using: &rng)!.unicodeScalars)
+                    let start = Int.random(in: 0...other.count, using: &rng)
+                    let end = Int.random(in: start...other.count, using: &rng)
+                    scalars.insert(contentsOf: other[start..<end], at: at)
+                }
+            }
+            Self.check(String(String.UnicodeScalarView(scalars)))
+        }
+    }
+
+    @Test func pathologicalNesting() {
+        for opener in ["(", "{", "-", "NOT ", "!", "a[", "f(", "SUBQUERY(a, $x, ", "TERNARY(", "a == {"] {
+            for count in [10, 499, 501, 5_000] {
+                Self.check(String(repeating: opener, count: count) + "a == 1")
+            }
+        }
+    }
+}
