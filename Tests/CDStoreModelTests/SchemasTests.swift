@@ -36,4 +36,15 @@ import Testing
         let oracle = try #require(try OracleHashes.fromXML([contents])[contents])
         #expect(VersionHasher.entityHashes(of: loaded.model).mapValues { Data($0).base64EncodedString() } == oracle)
     }
+
+    /// The example in `Schemas/README.md` is a valid, canonical JSON model.
+    @Test func readmeExampleIsValidAndCanonical() throws {
+        let readme = try String(contentsOf: Corpus.schemas.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```json\n"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let example = String(readme[start.upperBound..<end.lowerBound])
+        let loaded = try JSONModelCodec.decode(Data(example.utf8), file: URL(fileURLWithPath: "README.md"))
+        #expect(ModelValidator.validate(loaded).map(\.description) == [])
+        #expect(String(decoding: try JSONModelCodec.encode(loaded.model), as: UTF8.self) == example)
+    }
 }
