@@ -12,13 +12,13 @@ import Testing
         let versions = try Corpus.allModelVersions()
         #expect(try Corpus.modelBundles().count == 22)
         #expect(versions.count == Self.versionCount)
-        var warnings = 0, errorCount = 0
+        var warnings: [String: Int] = [:], errorCount = 0
         for version in versions {
             let loaded = try ModelLoader.load(version.path)
             let issues = ModelValidator.validate(loaded)
             let errors = issues.filter { $0.severity == .error }
             #expect(errors.isEmpty, "\(errors.map(\.description).joined(separator: "\n"))")
-            warnings += issues.count - errors.count
+            for issue in issues where issue.severity == .warning { warnings[issue.rule.rawValue, default: 0] += 1 }
             errorCount += errors.count
 
             let json = try JSONModelCodec.encode(loaded.model)
@@ -27,7 +27,7 @@ import Testing
             // Canonical: writing the decoded model gives the same bytes.
             #expect(try JSONModelCodec.encode(back.model) == json)
         }
-        print("CorpusModelTests: \(versions.count) versions loaded, validated with \(errorCount) errors (\(warnings) warnings) "
+        print("CorpusModelTests: \(versions.count) versions loaded, validated with \(errorCount) errors (warnings by rule: \(warnings.sorted { $0.key < $1.key })) "
               + "and round-tripped through JSON")
     }
 

@@ -46,7 +46,7 @@ extension JSONModelCodec {
             "name", "parent", "abstract", "className", "renamingIdentifier", "versionHashModifier",
             "codeGenerationType", "spotlightDisplayNameExpression", "syncable", "userInfo", "attributes",
             "relationships", "fetchedProperties", "uniquenessConstraints", "fetchIndexes", "compoundIndexes",
-        ])
+        ], named: \.entity)
         let name = try object.requiredString("name")
         object.context = .init(entity: name)
         sourceMap.entities[name] = .init(line: node.line, column: node.column)
@@ -73,7 +73,7 @@ extension JSONModelCodec {
         for (index, child) in try object.array("fetchedProperties").enumerated() {
             let childPath = "\(path).fetchedProperties[\(index)]"
             var fetched = try reader.object(child, path: childPath, keys: ["name", "optional", "fetchRequest", "userInfo"],
-                                            context: object.context)
+                                            context: object.context, named: \.property)
             let propertyName = try fetched.requiredString("name")
             fetched.context.property = propertyName
             guard let requestNode = fetched.node("fetchRequest") else {
@@ -102,7 +102,7 @@ extension JSONModelCodec {
             "preservesValueInHistoryOnDeletion", "indexedBySpotlight", "storedInExternalRecord",
             "allowsCloudEncryption", "indexed", "composite", "renamingIdentifier", "versionHashModifier", "syncable",
             "userInfo",
-        ], context: .init(entity: entity))
+        ], context: .init(entity: entity), named: \.property)
         let name = try object.requiredString("name")
         object.context.property = name
         let typeName = try object.requiredString("type")
@@ -144,7 +144,7 @@ extension JSONModelCodec {
         var object = try reader.object(node, path: path, keys: [
             "name", "destination", "inverse", "inverseEntity", "toMany", "ordered", "optional", "transient",
             "minCount", "maxCount", "deleteRule", "renamingIdentifier", "versionHashModifier", "syncable", "userInfo",
-        ], context: .init(entity: entity))
+        ], context: .init(entity: entity), named: \.property)
         let name = try object.requiredString("name")
         object.context.property = name
         let destination = try object.requiredString("destination")

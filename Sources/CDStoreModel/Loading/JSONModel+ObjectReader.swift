@@ -5,10 +5,13 @@ extension JSONModelCodec {
     struct Reader {
         let file: String
 
-        /// Reads `node` as an object whose keys must all be in `keys`.
-        func object(_ node: JSONNode, path: String, keys: Set<String>,
-                    context: ObjectReader.Context = .none) throws -> ObjectReader {
-            let reader = ObjectReader(file: file, path: path, node: node, context: context)
+        /// Reads `node` as an object whose keys must all be in `keys`. When `named` is given, the object's
+        /// `name` member (if it is a string) goes into that field of the context before anything is checked,
+        /// so even an unknown key is reported with the entity or property it belongs to.
+        func object(_ node: JSONNode, path: String, keys: Set<String>, context: ObjectReader.Context = .none,
+                    named: WritableKeyPath<ObjectReader.Context, String?>? = nil) throws -> ObjectReader {
+            var reader = ObjectReader(file: file, path: path, node: node, context: context)
+            if let named, let name = try? reader.string("name") { reader.context[keyPath: named] = name }
             guard case .object(let members) = node.kind else {
                 throw reader.error("expected an object at \(path.isEmpty ? "the top level" : path), found "
                                    + node.typeDescription, at: node)

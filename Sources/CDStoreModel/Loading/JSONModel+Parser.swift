@@ -25,7 +25,7 @@ struct JSONNode {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"
-        case .number: "a number"
+        case .number(let text): "the number \(text)"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
