@@ -18,12 +18,12 @@ struct StoreCreationTests {
 
     @Test func tablesAndColumnsHaveCoreDataNamesAndTypes() throws {
         let (_, db) = try newStore()
-        try db.read { db in
+        try db.read { db throws in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
             #expect(tables == ["ZCHECKED", "ZITEM", "ZSHAPE", "Z_METADATA", "Z_PRIMARYKEY"])
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(ZITEM)").map { "\($0["name"] as String) \($0["type"] as String)" }
             #expect(columns == ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZFLAG INTEGER", "ZI16 INTEGER",
-                                "ZI32 INTEGER", "ZI64 INTEGER", "ZWHEN TIMESTAMP", "ZDBL FLOAT", "ZFLT FLOAT",
+                                "ZI32 INTEGER", "ZI64 INTEGER", "ZDBL FLOAT", "ZFLT FLOAT", "ZWHEN TIMESTAMP",
                                 "ZDEC DECIMAL", "ZLINK VARCHAR", "ZSTR VARCHAR", "ZBLOB BLOB", "ZUID BLOB", "ZXF BLOB"])
             // Sub-entities share the root's table; the transient attribute has no column.
             let shape = try Row.fetchAll(db, sql: "PRAGMA table_info(ZSHAPE)").map { $0["name"] as String }
@@ -56,21 +56,20 @@ struct StoreCreationTests {
 
     @Test func pragmasAreCoreData() throws {
         let (_, db) = try newStore()
-        try db.read { db in
-            #expect(try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 2)
-            #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
-            #expect(try Int.fetchOne(db, sql: "PRAGMA page_size") == 4096)
-            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 0)
+        let pragmas: [String] = try db.read { db in
+            try ["auto_vacuum", "journal_mode", "page_size", "user_version"].map { name in
+                try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "?"
+            }
         }
+        #expect(pragmas == ["2", "wal", "4096", "0"])
     }
 
     @Test func metadataHoldsCoreDataKeysAndTheModel() throws {
         let (_, db) = try newStore()
-        let (uuid, plistData) = try db.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA")!
-            #expect(row["Z_VERSION"] as Int == 1)
-            return (row["Z_UUID"] as String, row["Z_PLIST"] as Data)
-        }
+        let row = try db.read { db in try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA")! }
+        #expect(row["Z_VERSION"] as Int == 1)
+        let uuid: String = row["Z_UUID"]
+        let plistData: Data = row["Z_PLIST"]
         #expect(uuid == "0C5E3A54-5B7D-4A8C-9A5E-22E2C0F4D1A1")
         #expect(plistData.starts(with: Array("bplist00".utf8)))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])

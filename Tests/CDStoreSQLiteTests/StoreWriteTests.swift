@@ -34,7 +34,7 @@ struct StoreWriteTests {
     @Test func defaultsFillMissingAttributes() throws {
         let store = try newStore()
         try store.insert([record([("name", .string("Ann")), ("code", .string("A1"))])], into: "Checked")
-        let object = try #require(try store.fetch(FetchRequest(entity: "Checked")).first)
+        let object = try #require(try store.fetch(ObjectFetchRequest(entity: "Checked")).first)
         #expect(object["active"] == .bool(true))
         #expect(object["score"] == .double(1.5))
         #expect(object["age"] == .null)
@@ -44,10 +44,10 @@ struct StoreWriteTests {
         let store = try newStore()
         try store.insert([InputRecord(fields: [("label", .string("c"))], entityName: "Circle"),
                           InputRecord(fields: [("label", .string("s"))], entityName: "Square")], into: "Shape")
-        let all = try store.fetch(FetchRequest(entity: "Shape"))
+        let all = try store.fetch(ObjectFetchRequest(entity: "Shape"))
         #expect(all.map(\.entity) == ["Circle", "Square"])
-        #expect(try store.count(FetchRequest(entity: "Circle")) == 1)
-        #expect(try store.count(FetchRequest(entity: "Shape", includesSubentities: false)) == 0)
+        #expect(try store.count(ObjectFetchRequest(entity: "Circle")) == 1)
+        #expect(try store.count(ObjectFetchRequest(entity: "Shape", includesSubentities: false)) == 0)
     }
 
     @Test func abstractEntitiesCannotBeInserted() throws {
@@ -78,7 +78,7 @@ struct StoreWriteTests {
             (error as? StoreError)?.description == message
         }
         // The valid first record was rolled back with the rest.
-        #expect(try store.count(FetchRequest(entity: "Checked")) == 0)
+        #expect(try store.count(ObjectFetchRequest(entity: "Checked")) == 0)
     }
 
     @Test func missingRequiredValueIsNamed() throws {
@@ -101,42 +101,42 @@ struct StoreWriteTests {
     @Test func fetchSortsLimitsAndOffsets() throws {
         let store = try newStore()
         try store.insert(["bo", "Al", "cy", "al"].map { record([("str", .string($0))]) }, into: "Item")
-        func names(_ request: FetchRequest) throws -> [String] {
+        func names(_ request: ObjectFetchRequest) throws -> [String] {
             try store.fetch(request).map { if case .string(let s) = $0["str"] { return s } else { return "?" } }
         }
-        #expect(try names(FetchRequest(entity: "Item", sort: [SortDescriptor("str")])) == ["Al", "al", "bo", "cy"])
-        #expect(try names(FetchRequest(entity: "Item", sort: [SortDescriptor(parsing: "-str")])) == ["cy", "bo", "al", "Al"])
-        #expect(try names(FetchRequest(entity: "Item", sort: [SortDescriptor(parsing: "str:ci")], limit: 2, offset: 1)) == ["al", "bo"])
-        #expect(try store.count(FetchRequest(entity: "Item", limit: 3, offset: 2)) == 2)
+        #expect(try names(ObjectFetchRequest(entity: "Item", sort: [SortDescriptor("str")])) == ["Al", "al", "bo", "cy"])
+        #expect(try names(ObjectFetchRequest(entity: "Item", sort: [SortDescriptor(parsing: "-str")])) == ["cy", "bo", "al", "Al"])
+        #expect(try names(ObjectFetchRequest(entity: "Item", sort: [SortDescriptor(parsing: "str:ci")], limit: 2, offset: 1)) == ["al", "bo"])
+        #expect(try store.count(ObjectFetchRequest(entity: "Item", limit: 3, offset: 2)) == 2)
     }
 
     @Test func deleteRemovesOnlyMatchingObjects() throws {
         let store = try newStore()
         try store.insert((1...5).map { record([("i32", .integer($0))]) }, into: "Item")
         let predicate = try PredicateParserShim.parse("i32 >= 4")
-        #expect(try store.delete(FetchRequest(entity: "Item", predicate: predicate)) == 2)
-        #expect(try store.count(FetchRequest(entity: "Item")) == 3)
+        #expect(try store.delete(ObjectFetchRequest(entity: "Item", predicate: predicate)) == 2)
+        #expect(try store.count(ObjectFetchRequest(entity: "Item")) == 3)
     }
 
     @Test func selectStatementIsBuiltFromTheModelWithBoundValues() throws {
         let store = try newStore()
         let predicate = try PredicateParserShim.parse("age > 30 AND name BEGINSWITH[c] 'a'")
-        let query = try QueryBuilder(store: store, request: FetchRequest(entity: "Checked", predicate: predicate,
+        let query = try QueryBuilder(store: store, request: ObjectFetchRequest(entity: "Checked", predicate: predicate,
                                                                         sort: [SortDescriptor(parsing: "-age")], limit: 5))
         let select = query.selectStatement()
         #expect(select.sql == "SELECT t.Z_PK, t.Z_ENT, t.ZACTIVE, t.ZAGE, t.ZCODE, t.ZJOINED, t.ZNAME, t.ZSCORE FROM ZCHECKED t "
-                + "WHERE (((t.ZAGE > ?)) AND ((cdstore_strcmp('beginsWith', 1, t.ZNAME, ?)))) ORDER BY t.ZAGE DESC, t.Z_PK ASC LIMIT 5")
+                + "WHERE ((t.ZAGE > ?) AND (cdstore_strcmp('beginsWith', 1, t.ZNAME, ?))) ORDER BY t.ZAGE DESC, t.Z_PK ASC LIMIT 5")
         #expect(select.arguments == [30.databaseValue, "a".databaseValue])
     }
 
     @Test func subEntityFilterUsesTheEntityRange() throws {
         let store = try newStore()
-        let circles = try QueryBuilder(store: store, request: FetchRequest(entity: "Circle")).countStatement()
+        let circles = try QueryBuilder(store: store, request: ObjectFetchRequest(entity: "Circle")).countStatement()
         #expect(circles.sql == "SELECT COUNT(*) FROM ZSHAPE t WHERE (t.Z_ENT = ?)")
         #expect(circles.arguments == [4.databaseValue])
-        let shapes = try QueryBuilder(store: store, request: FetchRequest(entity: "Shape")).countStatement()
+        let shapes = try QueryBuilder(store: store, request: ObjectFetchRequest(entity: "Shape")).countStatement()
         #expect(shapes.sql == "SELECT COUNT(*) FROM ZSHAPE t WHERE 1")
-        let exact = try QueryBuilder(store: store, request: FetchRequest(entity: "Shape", includesSubentities: false)).countStatement()
+        let exact = try QueryBuilder(store: store, request: ObjectFetchRequest(entity: "Shape", includesSubentities: false)).countStatement()
         #expect(exact.sql == "SELECT COUNT(*) FROM ZSHAPE t WHERE (t.Z_ENT = ?)")
     }
 }

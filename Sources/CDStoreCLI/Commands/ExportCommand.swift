@@ -52,7 +52,7 @@ struct ExportCommand: ParsableCommand {
                 let writer = format.writer(columns: [], output: out)
                 for name in names {
                     let printer = RecordPrinter(store: store, entity: name, format: format, output: out, alwaysNameEntity: true)
-                    try store.forEach(FetchRequest(entity: name, includesSubentities: false)) { writer.write(printer.record($0)) }
+                    try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { writer.write(printer.record($0)) }
                 }
                 writer.finish()
                 out.close()
@@ -60,7 +60,7 @@ struct ExportCommand: ParsableCommand {
                 let out = try output.map(TextOutput.file) ?? .standardOutput()
                 let name = names.first ?? ""
                 try RecordPrinter(store: store, entity: name, format: format, output: out)
-                    .print(FetchRequest(entity: name, includesSubentities: false))
+                    .print(ObjectFetchRequest(entity: name, includesSubentities: false))
                 out.close()
             }
         }
@@ -79,7 +79,7 @@ struct ExportCommand: ParsableCommand {
             out.write(i == 0 ? "\n" : ",\n")
             out.write(JSONText.quoted(name) + ": [")
             var count = 0
-            try store.forEach(FetchRequest(entity: name, includesSubentities: false)) { object in
+            try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { object in
                 out.write(count == 0 ? "\n  " : ",\n  ")
                 out.write(JSONText.encode(.dictionary(object.values)))
                 count += 1
@@ -99,7 +99,7 @@ struct ExportCommand: ParsableCommand {
         for name in names {
             let out = try TextOutput.file((folder as NSString).appendingPathComponent(name + ".csv"))
             let printer = RecordPrinter(store: store, entity: name, format: .csv, output: out)
-            try printer.print(FetchRequest(entity: name, includesSubentities: false))
+            try printer.print(ObjectFetchRequest(entity: name, includesSubentities: false))
             out.close()
         }
     }

@@ -62,7 +62,7 @@ struct CountCommand: ParsableCommand {
     var entity: String
 
     func run() throws {
-        let request = FetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+        let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
                                    includesSubentities: !exactEntity)
         let count = try storeOptions.withStore { store in try store.count(request) }
         print(count)
@@ -109,7 +109,7 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = FetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+        let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
                                    includesSubentities: !exactEntity)
         let deleted = try storeOptions.withStore(create: false) { store in try store.delete(request) }
         print("deleted \(deleted) \(deleted == 1 ? "object" : "objects")")

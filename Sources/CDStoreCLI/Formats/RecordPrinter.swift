@@ -30,7 +30,7 @@ struct RecordPrinter {
     }
 
     /// Fetches `request` and prints every object, then finishes the document.
-    func print(_ request: FetchRequest) throws {
+    func print(_ request: ObjectFetchRequest) throws {
         let writer = format.writer(columns: try columns(includesSubentities: request.includesSubentities), output: output)
         try store.forEach(request) { writer.write(record($0)) }
         writer.finish()

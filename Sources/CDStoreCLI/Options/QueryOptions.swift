@@ -35,8 +35,8 @@ struct QueryOptions: ParsableArguments {
     }
 
     /// The fetch request these options describe for `entity`.
-    func request(for entity: String) throws -> FetchRequest {
-        FetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+    func request(for entity: String) throws -> ObjectFetchRequest {
+        ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
                      sort: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset,
                      includesSubentities: !exactEntity)
     }

@@ -9,7 +9,7 @@ struct QueryBuilder {
     let layout: StoreLayout
     let entity: Entity
     let entityLayout: EntityLayout
-    let request: FetchRequest
+    let request: ObjectFetchRequest
     /// Attributes selected, with their column, for the requested entity and every sub-entity it includes.
     let selected: [(attribute: Attribute, column: String)]
     /// Attribute names of each concrete entity number, in output order.
@@ -19,7 +19,7 @@ struct QueryBuilder {
 
     var table: String { entityLayout.table }
 
-    init(store: Store, request: FetchRequest) throws {
+    init(store: Store, request: ObjectFetchRequest) throws {
         model = store.model
         layout = store.layout
         self.request = request

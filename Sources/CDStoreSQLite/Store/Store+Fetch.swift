@@ -6,7 +6,7 @@ extension Store {
     /// The objects `request` selects, in its order.
     ///
     /// Core Data equivalent: `NSManagedObjectContext.fetch(_:)`.
-    public func fetch(_ request: FetchRequest) throws -> [FetchedObject] {
+    public func fetch(_ request: ObjectFetchRequest) throws -> [FetchedObject] {
         let query = try QueryBuilder(store: self, request: request)
         let select = query.selectStatement()
         return try read { db in
@@ -20,7 +20,7 @@ extension Store {
     }
 
     /// Calls `body` with each object `request` selects, without holding them all in memory.
-    public func forEach(_ request: FetchRequest, _ body: (FetchedObject) throws -> Void) throws {
+    public func forEach(_ request: ObjectFetchRequest, _ body: (FetchedObject) throws -> Void) throws {
         let query = try QueryBuilder(store: self, request: request)
         let select = query.selectStatement()
         try read { db in
@@ -34,7 +34,7 @@ extension Store {
     /// How many objects `request` selects (its limit and offset apply).
     ///
     /// Core Data equivalent: `NSManagedObjectContext.count(for:)`.
-    public func count(_ request: FetchRequest) throws -> Int {
+    public func count(_ request: ObjectFetchRequest) throws -> Int {
         let query = try QueryBuilder(store: self, request: request)
         let count = query.countStatement()
         return try read { db in
@@ -46,7 +46,7 @@ extension Store {
     ///
     /// Core Data equivalent: fetching the objects, `NSManagedObjectContext.delete(_:)` on each, then `save()`.
     @discardableResult
-    public func delete(_ request: FetchRequest) throws -> Int {
+    public func delete(_ request: ObjectFetchRequest) throws -> Int {
         let query = try QueryBuilder(store: self, request: request)
         let keys = query.primaryKeyStatement()
         return try write { db in

@@ -4,7 +4,7 @@ import CDStorePredicate
 /// What to fetch, count or delete: an entity, an optional predicate, an order and a window.
 ///
 /// Core Data equivalent: `NSFetchRequest`.
-public struct FetchRequest: Sendable {
+public struct ObjectFetchRequest: Sendable {
     /// The entity whose objects are wanted.
     public var entity: String
     /// Only objects matching it (nil = all).
