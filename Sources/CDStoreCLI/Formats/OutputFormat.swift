@@ -132,6 +132,7 @@ final class TableWriter: RecordWriter {
                 if i > 0 { line += "  " }
                 line += i == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count)
             }
+            while line.last == " " { line.removeLast() }
             return line
         }
         output.line(render(columns))

@@ -25,14 +25,19 @@ struct RecordPrinter {
         return names
     }
 
-    func record(_ object: FetchedObject) -> [(String, ObjectValue)] {
-        (alwaysNameEntity || object.entity != entity) ? [("_entity", .string(object.entity))] + object.values : object.values
+    /// The object's keys and values; `_entity` names its entity when that is not the one asked for (and always in
+    /// tables and CSV that have an `_entity` column, so the column is never half empty).
+    func record(_ object: FetchedObject, entityColumn: Bool = false) -> [(String, ObjectValue)] {
+        let named = alwaysNameEntity || entityColumn || object.entity != entity
+        return named ? [("_entity", .string(object.entity))] + object.values : object.values
     }
 
     /// Fetches `request` and prints every object, then finishes the document.
     func print(_ request: ObjectFetchRequest) throws {
-        let writer = format.writer(columns: try columns(includesSubentities: request.includesSubentities), output: output)
-        try store.forEach(request) { writer.write(record($0)) }
+        let columns = try columns(includesSubentities: request.includesSubentities)
+        let writer = format.writer(columns: columns, output: output)
+        let entityColumn = (format == .table || format == .csv) && columns.first == "_entity"
+        try store.forEach(request) { writer.write(record($0, entityColumn: entityColumn)) }
         writer.finish()
     }
 }

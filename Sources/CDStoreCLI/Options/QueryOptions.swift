@@ -16,7 +16,7 @@ struct QueryOptions: ParsableArguments {
         "A value for a $variable in --where, as NAME=VALUE (repeatable).", valueName: "name=value"))
     var variables: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Sort by this attribute; -KEY sorts descending, KEY:ci ignores case. Repeat for more keys.", valueName: "key"))
     var sort: [String] = []
 
