@@ -20,6 +20,9 @@ public enum XcodeModelReader {
             throw ModelError(.malformedXML, parser.parserError.map { "not well-formed XML (\($0.localizedDescription))" }
                              ?? "not well-formed XML", file: file.path, line: parser.lineNumber, column: parser.columnNumber)
         }
+        if let open = delegate.path.last {
+            throw ModelError(.malformedXML, "<\(open)> is never closed", file: file.path, line: parser.lineNumber)
+        }
         guard delegate.sawModel else {
             throw ModelError(.malformedXML, "no <model> element: not an Xcode Core Data model", file: file.path)
         }
@@ -138,6 +141,10 @@ public enum XcodeModelReader {
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            // Foundation on Linux lets some mismatched end tags through; a model with one is not what Xcode wrote.
+            guard path.last == name else {
+                return fail(parser, .malformedXML, "</\(name)> does not close <\(path.last ?? "")>")
+            }
             path.removeLast()
             if skipDepth > 0 { skipDepth -= 1; return }
             guard !entities.isEmpty else { return }
