@@ -21,9 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
+        // zlib for the raw-DEFLATE model cache Core Data keeps in stores (Z_MODELCACHE).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "CDStoreModel",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CDStorePredicate"),
         .target(
             name: "CDStoreSQLite",
