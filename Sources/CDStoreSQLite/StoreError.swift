@@ -31,6 +31,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var entity: String?
     /// The attribute or relationship concerned.
     public var property: String?
+    /// Whether ``property`` is a relationship (the description says "relationship" instead of "attribute").
+    public var isRelationship = false
     /// Which input record (1-based), when the error concerns one.
     public var record: Int?
     /// The input line of the record (NDJSON, CSV), when known.
@@ -45,6 +47,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         self.property = property
         self.record = record
         self.line = line
+    }
+
+    /// The same error, about a relationship.
+    public func aboutRelationship() -> StoreError {
+        var copy = self
+        copy.isRelationship = true
+        return copy
     }
 
     /// The same error, located at an input record.
@@ -63,7 +72,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             parts.append("line \(line)")
         }
         if let entity {
-            parts.append("entity '\(entity)'" + (property.map { ", attribute '\($0)'" } ?? ""))
+            let kind = isRelationship ? "relationship" : "attribute"
+            parts.append("entity '\(entity)'" + (property.map { ", \(kind) '\($0)'" } ?? ""))
         }
         parts.append(message)
         return parts.joined(separator: ": ")

@@ -42,6 +42,16 @@ public enum ObjectValue: Sendable, Equatable {
     }
 }
 
+extension ObjectValue {
+    /// Whether the value prints as text (strings, dates, UUIDs, data), so messages quote it.
+    public var isText: Bool {
+        switch self {
+        case .string, .date, .uuid, .data: true
+        default: false
+        }
+    }
+}
+
 /// Text forms shared by every output format, so JSON, CSV and tables print values alike.
 public enum ValueText {
     /// Seconds between 1970-01-01 and Core Data's reference date 2001-01-01.

@@ -1,0 +1,50 @@
+import CDStoreModel
+import GRDB
+
+/// The attribute columns of one object, converted and validated, ready to insert or to merge into a row.
+struct AttributeRow {
+    /// Column, attribute name and value of every stored attribute of a new object (defaults filled in).
+    private(set) var columns: [(column: String, name: String, value: DatabaseValue)] = []
+    /// Names of the attributes the input gave, which are the only ones a merge overwrites.
+    private var given: Set<String> = []
+
+    init(values: [(Attribute, InputValue)], entity: Entity, layout: EntityLayout, model: ManagedObjectModel,
+         validation: AttributeValidation) throws {
+        let inputs = Dictionary(values.map { ($0.0.name, $0.1) }, uniquingKeysWith: { a, _ in a })
+        given = Set(inputs.keys)
+        for attribute in model.attributes(of: entity) where !attribute.isTransient {
+            guard let column = layout.attributeColumns[attribute.name] else { continue }
+            do {
+                let stored = try inputs[attribute.name].map { try AttributeCoding.storedValue($0, for: attribute) }
+                    ?? DefaultValues.storedDefault(for: attribute)
+                try validation.validate(stored, for: attribute)
+                columns.append((column, attribute.name, stored))
+            } catch var error as StoreError {
+                error.entity = entity.name
+                throw error
+            }
+        }
+    }
+
+    /// The stored value of the attribute called `name`.
+    func value(of name: String) -> DatabaseValue? {
+        columns.first { $0.name == name }?.value
+    }
+
+    /// Inserts a new row for `object`, with `Z_OPT` 1.
+    func insert(_ object: ObjectRef, table: String, db: Database) throws {
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.column)
+        let values = [object.pk.databaseValue, object.entityNumber.databaseValue, 1.databaseValue] + columns.map(\.value)
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        try db.cachedStatement(sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+            .execute(arguments: StatementArguments(values))
+    }
+
+    /// Overwrites the given attributes of an existing row (a merge keeps what the input left out).
+    func update(_ object: ObjectRef, table: String, db: Database) throws {
+        let changed = columns.filter { given.contains($0.name) }
+        guard !changed.isEmpty else { return }
+        try db.execute(sql: "UPDATE \(table) SET \(changed.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                       arguments: StatementArguments(changed.map(\.value) + [object.pk.databaseValue]))
+    }
+}

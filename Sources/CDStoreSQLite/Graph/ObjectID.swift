@@ -1,0 +1,40 @@
+import Foundation
+
+/// A managed object's identity as Core Data prints it: `x-coredata://<store UUID>/<Entity>/p<primary key>`.
+///
+/// Core Data equivalent: `NSManagedObjectID.uriRepresentation()`.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    /// The UUID of the store the object lives in (`Z_METADATA.Z_UUID`).
+    public var storeUUID: String
+    /// The object's entity (its concrete entity, not an ancestor).
+    public var entity: String
+    /// Its primary key (`Z_PK`).
+    public var primaryKey: Int64
+
+    /// Creates an object ID.
+    public init(storeUUID: String, entity: String, primaryKey: Int64) {
+        self.storeUUID = storeUUID
+        self.entity = entity
+        self.primaryKey = primaryKey
+    }
+
+    /// Reads the URI form; nil when `text` is not one.
+    public init?(uri text: String) {
+        guard text.hasPrefix("x-coredata://") else { return nil }
+        let parts = text.dropFirst("x-coredata://".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, parts[2].first == "p",
+              let pk = Int64(parts[2].dropFirst()), pk > 0 else { return nil }
+        self.init(storeUUID: String(parts[0]), entity: String(parts[1]), primaryKey: pk)
+    }
+
+    /// The URI form.
+    public var description: String { "x-coredata://\(storeUUID)/\(entity)/p\(primaryKey)" }
+}
+
+/// A row of an entity table: enough to find an object and to name it.
+struct ObjectRef: Hashable, Sendable {
+    /// `Z_PK`.
+    var pk: Int64
+    /// `Z_ENT` of its concrete entity.
+    var entityNumber: Int
+}

@@ -1,0 +1,74 @@
+import CDStoreModel
+import GRDB
+
+/// Finds existing objects for references in input: by object ID, or by attribute values.
+struct ObjectLookup {
+    let store: Store
+    let db: Database
+
+    /// The object `id` names, which must exist, belong to this store and be a `destination` (or sub-entity) object.
+    func object(_ id: ObjectID, in destination: Entity, for place: (entity: String, property: String)) throws -> ObjectRef {
+        guard id.storeUUID == store.metadata.uuid else {
+            throw StoreError(.invalidInput, "\(id) belongs to another store (this one is \(store.metadata.uuid))",
+                             entity: place.entity, property: place.property).aboutRelationship()
+        }
+        guard let layout = store.layout.entity(named: id.entity),
+              let destinationLayout = store.layout.entity(named: destination.name),
+              destinationLayout.subtreeNumbers.contains(layout.number) else {
+            throw StoreError(.invalidInput, "\(id) is not a \(destination.name) object", entity: place.entity, property: place.property).aboutRelationship()
+        }
+        guard let number = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(layout.table) WHERE Z_PK = ?", arguments: [id.primaryKey]),
+              number == layout.number else {
+            throw StoreError(.invalidInput, "no object \(id)", entity: place.entity, property: place.property).aboutRelationship()
+        }
+        return ObjectRef(pk: id.primaryKey, entityNumber: number)
+    }
+
+    /// The one `destination` object whose attributes equal `criteria`; an error when none or several match.
+    func unique(matching criteria: [(String, InputValue)], in destination: Entity,
+                for place: (entity: String, property: String)) throws -> ObjectRef {
+        let found = try matching(criteria, in: destination, limit: 2)
+        let described = criteria.map { "\($0.0) = \($0.1.summary)" }.joined(separator: ", ")
+        guard found.count == 1 else {
+            throw StoreError(.invalidInput, found.isEmpty ? "no \(destination.name) object has \(described)"
+                             : "several \(destination.name) objects have \(described); add attributes to \"_ref\" to pick one",
+                             entity: place.entity, property: place.property).aboutRelationship()
+        }
+        return found[0]
+    }
+
+    /// The first `destination` object (by primary key) whose attributes equal `criteria`.
+    func first(matching criteria: [(String, InputValue)], in destination: Entity) throws -> ObjectRef? {
+        try matching(criteria, in: destination, limit: 1).first
+    }
+
+    private func matching(_ criteria: [(String, InputValue)], in destination: Entity, limit: Int) throws -> [ObjectRef] {
+        guard let layout = store.layout.entity(named: destination.name) else { return [] }
+        var conditions = ["Z_ENT BETWEEN ? AND ?"]
+        var arguments: [DatabaseValue] = [layout.number.databaseValue, layout.subtreeMax.databaseValue]
+        for (name, value) in criteria {
+            guard let attribute = store.model.attribute(name, of: destination), let column = layout.attributeColumns[name] else {
+                throw StoreError(.unknownName, "no attribute '\(name)' to match by"
+                                 + Suggestion.didYouMean(name, among: store.model.attributes(of: destination).map(\.name)),
+                                 entity: destination.name)
+            }
+            let stored = try AttributeCoding.storedValue(value, for: attribute)
+            if stored.isNull {
+                conditions.append("\(column) IS NULL")
+            } else {
+                conditions.append("\(column) = ?")
+                arguments.append(stored)
+            }
+        }
+        let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY Z_PK LIMIT \(limit)"
+        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
+    }
+}
+
+extension Store {
+    /// The URI of the object `ref` names.
+    func objectID(_ ref: ObjectRef) -> ObjectID {
+        ObjectID(storeUUID: metadata.uuid, entity: layout.entity(number: ref.entityNumber)?.name ?? "#\(ref.entityNumber)",
+                 primaryKey: ref.pk)
+    }
+}

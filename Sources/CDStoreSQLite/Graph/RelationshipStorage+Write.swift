@@ -1,0 +1,151 @@
+import CDStoreModel
+import GRDB
+
+extension RelationshipStorage {
+    /// Makes `target` the value of the to-one `edge` of `source` (nil clears it), keeping the inverse consistent:
+    /// for a one-to-one, the target's previous partner and the source's previous target let go. Returns every
+    /// object whose stored row changed, so callers can bump `Z_OPT` and re-validate them.
+    @discardableResult
+    func setToOne(_ edge: Edge, of source: ObjectRef, to target: ObjectRef?, db: Database) throws -> Set<ObjectRef> {
+        guard let toOne = edge.toOne else { return [] }
+        var changed: Set<ObjectRef> = [source]
+        let table = edge.entity.table
+        let previous = try Int64.fetchOne(db, sql: "SELECT \(toOne.foreignKey) FROM \(table) WHERE Z_PK = ?", arguments: [source.pk])
+        if previous == target?.pk { return [] }
+        if let inverse = edge.inverse, !inverse.isToMany, let inverseColumns = edge.destination.toOnes[inverse.name] {
+            let destinationTable = edge.destination.table
+            if let previous {
+                try db.execute(sql: "UPDATE \(destinationTable) SET \(assignments(inverseColumns, nil)) WHERE Z_PK = ?",
+                               arguments: [previous])
+                if let ent = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?", arguments: [previous]) {
+                    changed.insert(ObjectRef(pk: previous, entityNumber: ent))
+                }
+            }
+            if let target {
+                // The target's previous partner loses it.
+                let partners = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(toOne.foreignKey) = ? AND Z_PK <> ?",
+                                                arguments: [target.pk, source.pk])
+                for partner in partners {
+                    try db.execute(sql: "UPDATE \(table) SET \(assignments(toOne, nil)) WHERE Z_PK = ?", arguments: [partner[0] as Int64])
+                    changed.insert(ObjectRef(pk: partner[0], entityNumber: partner[1]))
+                }
+                try db.execute(sql: "UPDATE \(destinationTable) SET \(assignments(inverseColumns, source)) WHERE Z_PK = ?",
+                               arguments: StatementArguments(values(inverseColumns, source) + [target.pk.databaseValue]))
+                changed.insert(target)
+            }
+        } else if let target {
+            changed.insert(target)
+            if let previous, let ent = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(edge.destination.table) WHERE Z_PK = ?",
+                                                          arguments: [previous]) {
+                changed.insert(ObjectRef(pk: previous, entityNumber: ent))
+            }
+        }
+        var columnValues = values(toOne, target)
+        if let orderKey = toOne.orderKey, let target {
+            let position = try nextPosition(table: table, column: orderKey, where: toOne.foreignKey, equals: target.pk, db: db)
+            columnValues[columnValues.count - 1] = position.databaseValue
+            _ = orderKey
+        }
+        try db.execute(sql: "UPDATE \(table) SET \(assignments(toOne, target)) WHERE Z_PK = ?",
+                       arguments: StatementArguments(columnValues + [source.pk.databaseValue]))
+        return changed
+    }
+
+    /// Adds `targets` to the to-many `edge` of `source`, after the objects it already holds, keeping inverses
+    /// consistent (a target with a to-one inverse leaves its previous owner). Returns the objects whose rows changed.
+    @discardableResult
+    func add(_ targets: [ObjectRef], to edge: Edge, of source: ObjectRef, db: Database) throws -> Set<ObjectRef> {
+        guard !targets.isEmpty, let toMany = edge.toMany else { return [] }
+        var changed: Set<ObjectRef> = [source]
+        switch toMany {
+        case .foreignKey(let table, let foreignKey, let entityKey, let orderKey):
+            var position = try orderKey.map { try nextPosition(table: table, column: $0, where: foreignKey, equals: source.pk, db: db) } ?? 0
+            var columns = [foreignKey]
+            if let entityKey { columns.append(entityKey) }
+            if let orderKey { columns.append(orderKey) }
+            let sql = "UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+            for target in targets {
+                if let owner = try Row.fetchOne(db, sql: "SELECT s.Z_PK, s.Z_ENT FROM \(table) d JOIN \(edge.entity.table) s "
+                                                + "ON s.Z_PK = d.\(foreignKey) WHERE d.Z_PK = ?", arguments: [target.pk]) {
+                    changed.insert(ObjectRef(pk: owner[0], entityNumber: owner[1]))
+                }
+                var arguments: [DatabaseValue] = [source.pk.databaseValue]
+                if entityKey != nil { arguments.append(source.entityNumber.databaseValue) }
+                if orderKey != nil { arguments.append(position.databaseValue); position += Self.orderStep }
+                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [target.pk.databaseValue]))
+                changed.insert(target)
+            }
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
+            let inverseOrder: String?
+            if let inverse = edge.inverse, case .joinTable(_, _, _, let column)? = edge.destination.toManys[inverse.name],
+               destinationColumn != "REFLEXIVE" {
+                inverseOrder = column
+            } else {
+                inverseOrder = nil
+            }
+            var position = try orderColumn.map { try nextPosition(table: table, column: $0, where: sourceColumn, equals: source.pk, db: db) } ?? 0
+            for target in targets {
+                let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
+                                               arguments: [source.pk, target.pk]) ?? false
+                if exists { continue }
+                var columns = [sourceColumn, destinationColumn]
+                var arguments: [DatabaseValue] = [source.pk.databaseValue, target.pk.databaseValue]
+                if let orderColumn {
+                    columns.append(orderColumn)
+                    arguments.append(position.databaseValue)
+                    position += Self.orderStep
+                }
+                if let inverseOrder {
+                    columns.append(inverseOrder)
+                    arguments.append(try nextPosition(table: table, column: inverseOrder, where: destinationColumn,
+                                                      equals: target.pk, db: db).databaseValue)
+                }
+                let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+                try db.cachedStatement(sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
+                    .execute(arguments: StatementArguments(arguments))
+                changed.insert(target)
+            }
+        }
+        return changed
+    }
+
+    /// Empties the to-many `edge` of `source`. Returns the objects whose rows changed.
+    @discardableResult
+    func removeAll(from edge: Edge, of source: ObjectRef, db: Database) throws -> Set<ObjectRef> {
+        guard let toMany = edge.toMany else { return [] }
+        var changed: Set<ObjectRef> = [source]
+        for target in try related(edge, of: [source.pk], db: db)[source.pk] ?? [] { changed.insert(target) }
+        switch toMany {
+        case .foreignKey(let table, let foreignKey, let entityKey, let orderKey):
+            let columns = [foreignKey] + [entityKey, orderKey].compactMap { $0 }
+            try db.execute(sql: "UPDATE \(table) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(foreignKey) = ?",
+                           arguments: [source.pk])
+        case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ?", arguments: [source.pk])
+            if destinationColumn == "REFLEXIVE" {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(destinationColumn) = ?", arguments: [source.pk])
+            }
+        }
+        return changed
+    }
+
+    /// The position after the last one in use, for appending to an ordered relationship.
+    private func nextPosition(table: String, column: String, where key: String, equals value: Int64, db: Database) throws -> Int64 {
+        let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(column)) FROM \(table) WHERE \(key) = ?", arguments: [value]) ?? 0
+        return (last / Self.orderStep + 1) * Self.orderStep
+    }
+
+    /// `FK = ?, ENT = ?, FOK = ?` (or `= NULL` when clearing).
+    private func assignments(_ columns: ToOneLayout, _ target: ObjectRef?) -> String {
+        let names = [columns.foreignKey] + [columns.entityKey, columns.orderKey].compactMap { $0 }
+        return names.map { target == nil ? "\($0) = NULL" : "\($0) = ?" }.joined(separator: ", ")
+    }
+
+    private func values(_ columns: ToOneLayout, _ target: ObjectRef?) -> [DatabaseValue] {
+        guard let target else { return [] }
+        var values = [target.pk.databaseValue]
+        if columns.entityKey != nil { values.append(target.entityNumber.databaseValue) }
+        if columns.orderKey != nil { values.append(DatabaseValue.null) }
+        return values
+    }
+}
