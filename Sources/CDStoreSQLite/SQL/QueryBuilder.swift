@@ -49,6 +49,11 @@ struct QueryBuilder {
                                                 layout: layout) {
             conditions.append(entityFilter)
         }
+        if let primaryKeys = request.primaryKeys {
+            conditions.append(primaryKeys.isEmpty ? SQLFragment("0")
+                : SQLFragment("t.Z_PK IN (\(Array(repeating: "?", count: primaryKeys.count).joined(separator: ", ")))",
+                              primaryKeys.map(\.databaseValue)))
+        }
         if let predicate = request.predicate {
             conditions.append(try PredicateCompiler(model: model, layout: layout, entity: entity).compile(predicate))
         }

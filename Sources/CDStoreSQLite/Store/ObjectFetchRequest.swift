@@ -17,17 +17,40 @@ public struct ObjectFetchRequest: Sendable {
     public var offset: Int?
     /// Include objects of sub-entities (`includesSubentities`, true by default).
     public var includesSubentities: Bool
+    /// How relationships appear in the fetched objects.
+    public var relationships: RelationshipOutput
+    /// Relationship key paths whose objects are nested in the results instead of named by ID
+    /// (`["employees", "employees.badge"]`), fetched with one query per relationship and batch, never per object.
+    ///
+    /// Core Data equivalent: `relationshipKeyPathsForPrefetching`.
+    public var includes: [String]
+    /// Only the objects with these primary keys (nil = no such restriction).
+    public var primaryKeys: [Int64]?
 
     /// Creates a request for all objects of `entity`.
     public init(entity: String, predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil,
-                offset: Int? = nil, includesSubentities: Bool = true) {
+                offset: Int? = nil, includesSubentities: Bool = true, relationships: RelationshipOutput = .objectIDs,
+                includes: [String] = [], primaryKeys: [Int64]? = nil) {
         self.entity = entity
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
         self.offset = offset
         self.includesSubentities = includesSubentities
+        self.relationships = relationships
+        self.includes = includes
+        self.primaryKeys = primaryKeys
     }
+}
+
+/// How fetched objects show their relationships.
+public enum RelationshipOutput: Sendable, Equatable {
+    /// Not at all: attributes only.
+    case none
+    /// A to-one as the related object's ID (or null), a to-many as an array of IDs in relationship order.
+    case objectIDs
+    /// A to-one as its ID, a to-many as the number of related objects.
+    case counts
 }
 
 /// One sort key.
@@ -64,13 +87,17 @@ public struct SortDescriptor: Sendable, Equatable {
 public struct FetchedObject: Sendable, Equatable {
     /// Its primary key (`Z_PK`).
     public var primaryKey: Int64
+    /// Its URI (`x-coredata://…`), set by the store that fetched it.
+    public var objectID: ObjectID?
     /// The name of its entity (a sub-entity of the requested one, possibly).
     public var entity: String
-    /// Attribute values, in the model's order (inherited attributes first).
+    /// Attribute values, in the model's order (inherited attributes first), then relationship values as the
+    /// request asked for them.
     public var values: [(String, ObjectValue)]
 
-    public init(primaryKey: Int64, entity: String, values: [(String, ObjectValue)]) {
+    public init(primaryKey: Int64, entity: String, values: [(String, ObjectValue)], objectID: ObjectID? = nil) {
         self.primaryKey = primaryKey
+        self.objectID = objectID
         self.entity = entity
         self.values = values
     }

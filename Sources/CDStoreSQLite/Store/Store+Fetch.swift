@@ -7,28 +7,37 @@ extension Store {
     ///
     /// Core Data equivalent: `NSManagedObjectContext.fetch(_:)`.
     public func fetch(_ request: ObjectFetchRequest) throws -> [FetchedObject] {
-        let query = try QueryBuilder(store: self, request: request)
-        let select = query.selectStatement()
-        return try read { db in
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
-            var objects: [FetchedObject] = []
-            while let row = try cursor.next() {
-                objects.append(query.object(from: row))
-            }
-            return objects
+        try read { db in try fetchObjects(request, db: db) }
+    }
+
+    /// Calls `body` with each object `request` selects, a batch at a time, without holding them all in memory.
+    public func forEach(_ request: ObjectFetchRequest, _ body: (FetchedObject) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            try read { db in try fetchObjects(request, db: db, batch: body) }
         }
     }
 
-    /// Calls `body` with each object `request` selects, without holding them all in memory.
-    public func forEach(_ request: ObjectFetchRequest, _ body: (FetchedObject) throws -> Void) throws {
+    /// Fetches within an open read: rows are read in batches of 256, relationship values are added per batch,
+    /// and each batch goes to `batch` (or into the returned array when there is none).
+    @discardableResult
+    func fetchObjects(_ request: ObjectFetchRequest, db: Database,
+                      batch: ((FetchedObject) throws -> Void)? = nil) throws -> [FetchedObject] {
         let query = try QueryBuilder(store: self, request: request)
         let select = query.selectStatement()
-        try read { db in
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
-            while let row = try cursor.next() {
-                try body(query.object(from: row))
+        let loader = RelationshipLoader(store: self, db: db, output: request.relationships,
+                                        includes: RelationshipLoader.IncludeTree.parse(request.includes))
+        let rows = try Row.fetchAll(db.cachedStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
+        var all: [FetchedObject] = []
+        for start in stride(from: 0, to: rows.count, by: 256) {
+            var chunk = rows[start..<min(start + 256, rows.count)].map { row -> FetchedObject in
+                var object = query.object(from: row)
+                object.objectID = ObjectID(storeUUID: metadata.uuid, entity: object.entity, primaryKey: object.primaryKey)
+                return object
             }
+            try loader.attach(to: &chunk, requested: query.entity)
+            if let batch { try chunk.forEach(batch) } else { all += chunk }
         }
+        return all
     }
 
     /// How many objects `request` selects (its limit and offset apply).
