@@ -49,7 +49,7 @@ struct CountCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("Only count objects matching this predicate.", valueName: "predicate"))
     var predicate: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
     var arguments: [String] = []
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))
@@ -88,7 +88,7 @@ struct DeleteCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("Delete the objects matching this predicate.", valueName: "predicate"))
     var predicate: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
     var arguments: [String] = []
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))

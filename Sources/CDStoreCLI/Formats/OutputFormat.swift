@@ -132,6 +132,8 @@ final class TableWriter: RecordWriter {
                 if i > 0 { line += "  " }
                 line += i == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count)
             }
+            // Empty cells at the end of a row would leave trailing blanks.
+            while line.last == " " { line.removeLast() }
             return line
         }
         output.line(render(columns))
