@@ -85,8 +85,10 @@ public enum RecordInput {
                                      line: row.line, record: index + 1)
                 }
                 var fields: [(String, InputValue)] = []
-                for (name, field) in zip(names, row.fields) where field.quoted || !field.text.isEmpty {
-                    fields.append((name, .string(field.text)))
+                // An empty field is an explicit NULL (not "use the default"), so a NULL exported as CSV reads back
+                // as NULL; leave the column out to get the model's default.
+                for (name, field) in zip(names, row.fields) {
+                    fields.append((name, field.quoted || !field.text.isEmpty ? .string(field.text) : .null))
                 }
                 return InputRecord(fields: fields, line: row.line)
             }
