@@ -26,7 +26,8 @@ struct FetchCommand: ParsableCommand {
 
     func run() throws {
         let request = try query.request(for: entity)
-        try storeOptions.withStore(create: true) { store in
+        // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
+        try storeOptions.withStore(create: false) { store in
             try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
                 .print(request)
         }
@@ -64,7 +65,7 @@ struct CountCommand: ParsableCommand {
     func run() throws {
         let request = FetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
                                    includesSubentities: !exactEntity)
-        let count = try storeOptions.withStore { store in try store.count(request) }
+        let count = try storeOptions.withStore(create: false) { store in try store.count(request) }
         print(count)
     }
 }
