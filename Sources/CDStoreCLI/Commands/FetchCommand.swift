@@ -12,9 +12,10 @@ struct FetchCommand: ParsableCommand {
         use name == nil to find them.
 
         Examples:
-          cdstore fetch Employee --where "age >= 30 AND name BEGINSWITH[c] 'a'" --sort -age --limit 10
+          cdstore fetch Employee --where "age >= 30" --sort -age --limit 10
+          cdstore fetch Employee --where "name BEGINSWITH[c] 'a'" --format table
           cdstore fetch Employee --where "name == %@" --arg "Ann O'Neil" --format json
-          cdstore fetch Employee --where 'joined > CAST("2020-01-01", "NSDate")' --format csv > old-hands.csv
+          cdstore fetch Employee --where 'joined < CAST("2020-01-01", "NSDate")'
         """)
 
     @OptionGroup var storeOptions: StoreOptions

@@ -16,7 +16,7 @@ struct InsertCommand: ParsableCommand {
         a quoted empty field ("") the empty string; leave a column out to get its default.
 
         Examples:
-          cdstore insert Employee name=Ann age=34 --store co.sqlite --model Schemas/Company.json
+          cdstore insert Employee name=Ann age=34 --model Co.json --store co.sqlite
           cdstore insert Employee --json '[{"name":"Ann"},{"name":"Bo","age":41}]'
           cdstore insert Employee --file people.ndjson
           cat people.csv | cdstore insert Employee --csv
