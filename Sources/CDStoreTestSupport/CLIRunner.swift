@@ -8,9 +8,15 @@ public enum CLIRunner {
         return Corpus.packageRoot.appendingPathComponent(".build/debug/cdstore").path
     }
 
-    /// Runs `cdstore arguments…` with `stdin`, without inheriting `CDSTORE_MODEL`/`CDSTORE_STORE`.
-    public static func run(_ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
-        try ProcessRunner.run(binary, arguments, stdin: stdin)
+    /// Runs `cdstore arguments…` with `stdin`, without inheriting `CDSTORE_MODEL`/`CDSTORE_STORE`; `environment`
+    /// adds variables (e.g. those two) for this run.
+    public static func run(_ arguments: [String], stdin: String? = nil,
+                           environment: [String: String] = [:]) throws -> ProcessResult {
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["CDSTORE_MODEL"] = nil
+        inherited["CDSTORE_STORE"] = nil
+        inherited.merge(environment) { _, new in new }
+        return try ProcessRunner.run(binary, arguments, stdin: stdin, environment: inherited)
     }
 }
 

@@ -9,11 +9,14 @@ public struct ProcessResult: Sendable {
 
 /// Runs external programs (the Python oracles in `../shared/tools`) from tests.
 public enum ProcessRunner {
-    /// Runs `executable` (looked up on `PATH`) with `arguments` and waits for it.
-    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ProcessResult {
+    /// Runs `executable` (looked up on `PATH`) with `arguments` and waits for it. `environment`, when given,
+    /// replaces the inherited environment.
+    public static func run(_ executable: String, _ arguments: [String], stdin: String? = nil,
+                           environment: [String: String]? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

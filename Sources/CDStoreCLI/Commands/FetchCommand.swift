@@ -12,9 +12,10 @@ struct FetchCommand: ParsableCommand {
         use name == nil to find them.
 
         Examples:
-          cdstore fetch Employee --where "age >= 30 AND name BEGINSWITH[c] 'a'" --sort -age --limit 10
+          cdstore fetch Employee --where "age >= 30" --sort -age --limit 10
+          cdstore fetch Employee --where "name BEGINSWITH[c] 'a'" --format table
           cdstore fetch Employee --where "name == %@" --arg "Ann O'Neil" --format json
-          cdstore fetch Employee --where 'joined > CAST("2020-01-01", "NSDate")' --format csv > old-hands.csv
+          cdstore fetch Employee --where 'joined < CAST("2020-01-01", "NSDate")'
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -26,7 +27,8 @@ struct FetchCommand: ParsableCommand {
 
     func run() throws {
         let request = try query.request(for: entity)
-        try storeOptions.withStore(create: true) { store in
+        // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
+        try storeOptions.withStore(create: false) { store in
             try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
                 .print(request)
         }
@@ -49,7 +51,7 @@ struct CountCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("Only count objects matching this predicate.", valueName: "predicate"))
     var predicate: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
     var arguments: [String] = []
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))
@@ -64,7 +66,7 @@ struct CountCommand: ParsableCommand {
     func run() throws {
         let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
                                    includesSubentities: !exactEntity)
-        let count = try storeOptions.withStore { store in try store.count(request) }
+        let count = try storeOptions.withStore(create: false) { store in try store.count(request) }
         print(count)
     }
 }
@@ -88,7 +90,7 @@ struct DeleteCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("Delete the objects matching this predicate.", valueName: "predicate"))
     var predicate: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
     var arguments: [String] = []
 
     @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))

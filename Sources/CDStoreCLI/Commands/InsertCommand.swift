@@ -12,10 +12,11 @@ struct InsertCommand: ParsableCommand {
         the record (and its line for NDJSON and CSV), the entity and the attribute. Missing attributes take \
         the model's default. Values are read by the attribute's type: dates as ISO 8601 (2024-05-01, \
         2024-05-01T12:30:00Z) or seconds since 2001-01-01; booleans as true/false, yes/no or 1/0; UUIDs as \
-        text; Binary as base64. A record may name a sub-entity with "_entity".
+        text; Binary as base64. A record may name a sub-entity with "_entity". In CSV an empty field is NULL and \
+        a quoted empty field ("") the empty string; leave a column out to get its default.
 
         Examples:
-          cdstore insert Employee name=Ann age=34 --store co.sqlite --model Schemas/Company.json
+          cdstore insert Employee name=Ann age=34 --model Co.json --store co.sqlite
           cdstore insert Employee --json '[{"name":"Ann"},{"name":"Bo","age":41}]'
           cdstore insert Employee --file people.ndjson
           cat people.csv | cdstore insert Employee --csv

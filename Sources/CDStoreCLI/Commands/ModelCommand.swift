@@ -40,7 +40,7 @@ struct ModelShowCommand: ParsableCommand {
         discussion: """
         Examples:
           cdstore model show Schemas/Library.xcdatamodeld
-          cdstore model show --model App.xcdatamodeld --model-version "App 3" --format json
+          cdstore model show App.xcdatamodeld --model-version "App 3" --format json
         """)
 
     @OptionGroup var model: ModelArgument

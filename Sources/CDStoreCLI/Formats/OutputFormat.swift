@@ -101,7 +101,7 @@ final class CSVWriter: RecordWriter {
     }
 }
 
-/// Aligned columns with a header and a rule, like sqlite-utils' default table. Line breaks and tabs inside
+/// Aligned columns with a header and a rule, like sqlite-utils' default table. Line breaks (\n, \r) and tabs inside
 /// values are shown escaped so that each record stays on one line.
 final class TableWriter: RecordWriter {
     private let output: TextOutput
@@ -117,7 +117,8 @@ final class TableWriter: RecordWriter {
         for (key, value) in record { byKey[key] = value }
         rows.append(columns.map { column in
             guard let value = byKey[column] else { return "" }
-            return ValueText.plain(value).replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+            return ValueText.plain(value).replacingOccurrences(of: "\r", with: "\\r")
+                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
         })
     }
 
@@ -132,6 +133,7 @@ final class TableWriter: RecordWriter {
                 if i > 0 { line += "  " }
                 line += i == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count)
             }
+            // Empty cells at the end of a row would leave trailing blanks.
             while line.last == " " { line.removeLast() }
             return line
         }

@@ -1,7 +1,7 @@
 /// Reads CSV as RFC 4180 writes it: a header row, then records; quoted fields may hold commas, quotes (`""`)
 /// and line breaks.
 ///
-/// An unquoted empty field is NULL (the attribute is left out), a quoted empty field (`""`) is the empty
+/// An unquoted empty field is NULL (even when the attribute has a default), a quoted empty field (`""`) is the empty
 /// string: that is how cdstore's own CSV output writes them, so exports read back unchanged.
 public enum CSVReader {
     /// A field: its text and whether it was quoted.

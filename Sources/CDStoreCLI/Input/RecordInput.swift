@@ -19,10 +19,13 @@ public enum RecordInput {
         public var line: Int?
         public var record: Int?
         public var description: String {
-            var place: [String] = []
-            if let record { place.append("record \(record)") }
-            if let line { place.append("line \(line)") }
-            return (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + message
+            // The same form as StoreError's: `record 2 (line 3): …`.
+            let place: String? = if let record {
+                "record \(record)" + (line.map { " (line \($0))" } ?? "")
+            } else {
+                line.map { "line \($0)" }
+            }
+            return (place.map { $0 + ": " } ?? "") + message
         }
     }
 
@@ -69,7 +72,7 @@ public enum RecordInput {
             do {
                 rows = try CSVReader.rows(text)
             } catch let error as CSVReader.SyntaxError {
-                throw InputError(message: error.message, line: error.line)
+                throw InputError(message: "malformed CSV: " + error.message, line: error.line)
             }
             guard let header = rows.first else { return [] }
             let names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
@@ -78,12 +81,14 @@ public enum RecordInput {
             }
             return try rows.dropFirst().enumerated().map { index, row in
                 guard row.fields.count == names.count else {
-                    throw InputError(message: "\(row.fields.count) fields, but the header has \(names.count)",
+                    throw InputError(message: "malformed CSV: \(row.fields.count) fields, but the header has \(names.count)",
                                      line: row.line, record: index + 1)
                 }
                 var fields: [(String, InputValue)] = []
-                for (name, field) in zip(names, row.fields) where field.quoted || !field.text.isEmpty {
-                    fields.append((name, .string(field.text)))
+                // An empty field is an explicit NULL (not "use the default"), so a NULL exported as CSV reads back
+                // as NULL; leave the column out to get the model's default.
+                for (name, field) in zip(names, row.fields) {
+                    fields.append((name, field.quoted || !field.text.isEmpty ? .string(field.text) : .null))
                 }
                 return InputRecord(fields: fields, line: row.line)
             }

@@ -8,7 +8,7 @@ struct QueryOptions: ParsableArguments {
         "Only objects matching this NSPredicate, e.g. \"age >= 18 AND name BEGINSWITH[c] 'a'\".", valueName: "predicate"))
     var predicate: String?
 
-    @Option(name: .customLong("arg"), help: ArgumentHelp(
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "A value for the next %@, %K, %d or %f in --where, in order (repeatable).", valueName: "value"))
     var arguments: [String] = []
 
@@ -16,6 +16,7 @@ struct QueryOptions: ParsableArguments {
         "A value for a $variable in --where, as NAME=VALUE (repeatable).", valueName: "name=value"))
     var variables: [String] = []
 
+    // `.unconditionalSingleValue` so that `--sort -age` reads "-age" as the key, not as an option.
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Sort by this attribute; -KEY sorts descending, KEY:ci ignores case. Repeat for more keys.", valueName: "key"))
     var sort: [String] = []

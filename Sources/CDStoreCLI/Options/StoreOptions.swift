@@ -17,7 +17,7 @@ struct StoreOptions: ParsableArguments {
     var modelVersion: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The SQLite store file; created (empty, laid out for the model) when missing. Default: $CDSTORE_STORE.",
+        "The SQLite store file; insert creates it (laid out for the model) when missing. Default: $CDSTORE_STORE.",
         valueName: "path"))
     var store: String?
 

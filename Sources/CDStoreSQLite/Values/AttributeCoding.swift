@@ -22,9 +22,9 @@ public enum AttributeCoding {
         case .boolean:
             return (try boolean(input, attribute) ? 1 : 0).databaseValue
         case .decimal, .double:
-            return try double(input, attribute).databaseValue
+            return try storableDouble(input, attribute).databaseValue
         case .float:
-            let value = try double(input, attribute)
+            let value = try storableDouble(input, attribute)
             let narrowed = Float(value)
             if value.isFinite && narrowed.isInfinite {
                 throw mismatch(attribute, "\(input.summary) is out of range for Float")
@@ -39,7 +39,9 @@ public enum AttributeCoding {
             }
             return url.absoluteString.databaseValue
         case .date:
-            return try date(input, attribute).databaseValue
+            let seconds = try date(input, attribute)
+            guard seconds.isFinite else { throw mismatch(attribute, "\(input.summary) is not a date") }
+            return seconds.databaseValue
         case .uuid:
             guard case .string(let s) = input, let uuid = UUID(uuidString: s) else {
                 throw mismatch(attribute, "expected a UUID like E621E1F8-C36C-495A-93FC-0C247A3E6E5F, got \(input.summary)")
@@ -106,6 +108,15 @@ public enum AttributeCoding {
         default: break
         }
         throw mismatch(attribute, "expected a whole number, got \(input.summary)")
+    }
+
+    /// SQLite stores a NaN REAL as NULL, so NaN would silently become nil: refuse it instead.
+    static func storableDouble(_ input: InputValue, _ attribute: Attribute) throws -> Double {
+        let value = try double(input, attribute)
+        guard !value.isNaN else {
+            throw mismatch(attribute, "NaN cannot be stored: SQLite (and so Core Data) keeps NaN as NULL")
+        }
+        return value
     }
 
     static func boolean(_ input: InputValue, _ attribute: Attribute) throws -> Bool {

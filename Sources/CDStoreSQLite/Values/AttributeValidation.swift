@@ -71,10 +71,10 @@ public struct AttributeValidation: Sendable {
 
     private func checkLength(_ length: Int, _ attribute: Attribute, unit: String) throws {
         if let min = attribute.minValue.flatMap(Int.init), length < min {
-            throw failure(attribute, "\(length) \(unit) is shorter than the minimum length \(min)")
+            throw failure(attribute, "\(length) \(length == 1 ? String(unit.dropLast()) : unit) is shorter than the minimum length \(min)")
         }
         if let max = attribute.maxValue.flatMap(Int.init), length > max {
-            throw failure(attribute, "\(length) \(unit) is longer than the maximum length \(max)")
+            throw failure(attribute, "\(length) \(length == 1 ? String(unit.dropLast()) : unit) is longer than the maximum length \(max)")
         }
     }
 

@@ -1,0 +1,76 @@
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// A temporary folder with a store path and the fixture model, for one test.
+struct Sandbox {
+    let folder: URL
+    let store: String
+    let model: String = Fixtures.model.path
+
+    init() throws {
+        folder = try temporaryDirectory()
+        store = folder.appendingPathComponent("test.sqlite").path
+    }
+
+    /// A path inside the folder.
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Writes `text` to a file in the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = path(name)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs `cdstore arguments… --store STORE --model MODEL`.
+    func run(_ arguments: [String], stdin: String? = nil, store: String? = nil) throws -> ProcessResult {
+        try CLIRunner.run(arguments + ["--store", store ?? self.store, "--model", model], stdin: stdin)
+    }
+
+    /// Runs a command that must succeed and returns its standard output.
+    @discardableResult
+    func ok(_ arguments: [String], stdin: String? = nil, store: String? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(arguments, stdin: stdin, store: store)
+        #expect(result.status == 0, "cdstore \(arguments.joined(separator: " ")) failed: \(result.stderr)",
+                sourceLocation: sourceLocation)
+        return result.stdout
+    }
+
+    /// Parses JSON output into objects.
+    static func objects(_ json: String) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed]) as? [[String: Any]] ?? []
+    }
+}
+
+/// Compares `text` with `Tests/Snapshots/<name>`. With `CDSTORE_RECORD_SNAPSHOTS=1` in the environment the
+/// file is (re)written instead and the check passes. A missing file fails, with how to record it.
+func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let url = Corpus.packageRoot.appendingPathComponent("Tests/Snapshots").appendingPathComponent(name)
+    if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return
+    }
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+        Issue.record("no snapshot Tests/Snapshots/\(name); run with CDSTORE_RECORD_SNAPSHOTS=1 to record it",
+                     sourceLocation: sourceLocation)
+        return
+    }
+    let expected = String(decoding: data, as: UTF8.self)
+    if expected != text {
+        let expectedLines = expected.components(separatedBy: "\n"), actualLines = text.components(separatedBy: "\n")
+        let first = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(expectedLines.count, actualLines.count)
+        Issue.record("""
+            output differs from Tests/Snapshots/\(name) at line \(first + 1):
+              expected: \(first < expectedLines.count ? expectedLines[first] : "<end>")
+              actual:   \(first < actualLines.count ? actualLines[first] : "<end>")
+            (run with CDSTORE_RECORD_SNAPSHOTS=1 to accept the new output)
+            """, sourceLocation: sourceLocation)
+    }
+}
