@@ -62,7 +62,7 @@ struct StoreWriteTests {
         (("age", InputValue.integer(200)), "record 2: entity 'Checked', attribute 'age': 200 is greater than the maximum 150"),
         (("age", .string("old")), "record 2: entity 'Checked', attribute 'age': expected a whole number, got 'old'"),
         (("age", .integer(70000)), "record 2: entity 'Checked', attribute 'age': 70000 is out of range for Integer 16"),
-        (("name", .string("A")), "record 2: entity 'Checked', attribute 'name': 1 characters is shorter than the minimum length 2"),
+        (("name", .string("A")), "record 2: entity 'Checked', attribute 'name': 1 character is shorter than the minimum length 2"),
         (("name", .string("Ann3")), "record 2: entity 'Checked', attribute 'name': 'Ann3' does not match the regular expression '[A-Za-z ]+'"),
         (("joined", .string("1999-01-01")), "record 2: entity 'Checked', attribute 'joined': 1999-01-01T00:00:00.000Z is before the earliest allowed date 2001-01-01T00:00:00.000Z"),
         (("nmae", .string("x")), "record 2: entity 'Checked', attribute 'nmae': no such attribute or relationship; did you mean 'name'?"),

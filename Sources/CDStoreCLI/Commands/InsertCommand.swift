@@ -12,7 +12,12 @@ struct InsertCommand: ParsableCommand {
         the record (and its line for NDJSON and CSV), the entity and the attribute. Missing attributes take \
         the model's default. Values are read by the attribute's type: dates as ISO 8601 (2024-05-01, \
         2024-05-01T12:30:00Z) or seconds since 2001-01-01; booleans as true/false, yes/no or 1/0; UUIDs as \
-        text; Binary as base64. A record may name a sub-entity with "_entity". In CSV an empty field is NULL and \
+        text; Binary as base64. A record may name a sub-entity with "_entity". \
+        Relationships take nested objects (new related objects; a to-many an array of them), object IDs \
+        (x-coredata://…/Entity/p3) or {"_ref": {"name": "Ann"}} (the one existing object with those values). \
+        Uniqueness constraints are enforced; --upsert merges a record into the object it collides with. \
+        JSON keys follow the model's mapping when its user info has one (Groot's JSONKeyPath and \
+        identityAttribute, MagicalRecord's mappedKeyName and relatedByAttribute), or a --map file. In CSV an empty field is NULL and \
         a quoted empty field ("") the empty string; leave a column out to get its default.
 
         Examples:
@@ -20,6 +25,8 @@ struct InsertCommand: ParsableCommand {
           cdstore insert Employee --json '[{"name":"Ann"},{"name":"Bo","age":41}]'
           cdstore insert Employee --file people.ndjson
           cat people.csv | cdstore insert Employee --csv
+          cdstore insert Department --json '{"name":"R&D","employees":[{"name":"Ann"}]}'
+          cdstore insert Employee --upsert --map api-map.json --file api-response.json
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -43,6 +50,17 @@ struct InsertCommand: ParsableCommand {
     @Flag(name: .long, help: "The input is CSV with a header row naming the attributes.")
     var csv = false
 
+    @Flag(name: .long, help: "Merge a record into the existing object with the same uniqueness-constraint values.")
+    var upsert = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A JSON file mapping API keys to the model: {\"Entity\": {\"keys\": {\"property\": \"json.key.path\"}, "
+        + "\"identity\": [\"attr\"], \"relatedBy\": {\"relationship\": \"attr\"}}}.", valueName: "path"))
+    var map: String?
+
+    @Flag(name: .customLong("no-mapping"), help: "Ignore the JSON mapping in the model's user info; keys are property names.")
+    var noMapping = false
+
     func validate() throws {
         if newlineDelimited && csv { throw ValidationError("--nl and --csv cannot be used together") }
         let sources = [json != nil, file != nil, !assignments.isEmpty].filter { $0 }.count
@@ -51,8 +69,20 @@ struct InsertCommand: ParsableCommand {
 
     func run() throws {
         let records = try readRecords()
-        let inserted = try storeOptions.withStore { store in try store.insert(records, into: entity) }
+        let inserted = try storeOptions.withStore { store in
+            try store.insert(records, into: entity, options: InsertOptions(upsert: upsert, mapping: try mapping(for: store)))
+        }
         print("inserted \(inserted) \(inserted == 1 ? "object" : "objects") into \(entity)")
+    }
+
+    /// The model's own mapping (unless --no-mapping), overridden by --map.
+    private func mapping(for store: Store) throws -> JSONMapping? {
+        var mapping = noMapping ? JSONMapping() : JSONMapping.fromModel(store.model)
+        if let map {
+            guard let data = FileManager.default.contents(atPath: map) else { throw CLIError.input("cannot read \(map)") }
+            mapping = mapping.overridden(by: try JSONMapping.fromFile(data, model: store.model))
+        }
+        return mapping.isEmpty ? nil : mapping
     }
 
     private func readRecords() throws -> [InputRecord] {

@@ -1,8 +1,11 @@
 import CDStoreModel
 import CDStoreSQLite
 
-/// Prints fetched objects of one entity in an output format: keys are the model's property names, and
-/// `_entity` names the entity of objects that belong to a sub-entity.
+/// Prints fetched objects of one entity in an output format. Keys are the model's property names; `_id` is the
+/// object's URI, `_entity` names the entity of objects that belong to a sub-entity, to-one relationships print
+/// as the related object's URI and to-many relationships as arrays of URIs (or nested objects with `--include`).
+///
+/// Tables are for reading: they show URIs short (`Department/p3`) and to-many relationships as counts.
 struct RecordPrinter {
     let store: Store
     let entity: String
@@ -11,32 +14,56 @@ struct RecordPrinter {
     /// Always print `_entity` (exports of several entities), not only for sub-entities' objects.
     var alwaysNameEntity = false
 
-    /// Column names for table and CSV output: `_entity` when the entity has sub-entities, then every attribute of
-    /// the entity and of its sub-entities, in model order.
-    func columns(includesSubentities: Bool = true) throws -> [String] {
+    /// Column names for table and CSV output: `_id`, `_entity` when the entity has sub-entities, then every
+    /// attribute and relationship of the entity and of its sub-entities, in model order.
+    func columns(includesSubentities: Bool = true, relationships: Bool = true) throws -> [String] {
         let root = try store.resolveEntity(entity)
         let members = includesSubentities ? store.model.subtree(of: root) : [root]
-        var names: [String] = (members.count > 1 || alwaysNameEntity) ? ["_entity"] : []
+        var names: [String] = ["_id"] + ((members.count > 1 || alwaysNameEntity) ? ["_entity"] : [])
         for member in members {
             for attribute in store.model.attributes(of: member) where !attribute.isTransient && !names.contains(attribute.name) {
                 names.append(attribute.name)
             }
         }
+        if relationships {
+            for member in members {
+                for relationship in store.model.relationships(of: member)
+                where !relationship.isTransient && !names.contains(relationship.name) {
+                    names.append(relationship.name)
+                }
+            }
+        }
         return names
     }
 
-    /// The object's keys and values; `_entity` names its entity when that is not the one asked for (and always in
-    /// tables and CSV that have an `_entity` column, so the column is never half empty).
+    /// The object's keys and values, as this format shows them.
     func record(_ object: FetchedObject, entityColumn: Bool = false) -> [(String, ObjectValue)] {
-        let named = alwaysNameEntity || entityColumn || object.entity != entity
-        return named ? [("_entity", .string(object.entity))] + object.values : object.values
+        var fields: [(String, ObjectValue)] = []
+        if let id = object.objectID { fields.append(("_id", .string(id.description))) }
+        if alwaysNameEntity || entityColumn || object.entity != entity { fields.append(("_entity", .string(object.entity))) }
+        fields += object.values
+        return format == .table ? fields.map { ($0.0, Self.short($0.1)) } : fields
+    }
+
+    /// `x-coredata://…/Department/p3` as `Department/p3`, inside arrays and nested objects too.
+    static func short(_ value: ObjectValue) -> ObjectValue {
+        switch value {
+        case .string(let text) where text.hasPrefix("x-coredata://"):
+            guard let id = ObjectID(uri: text) else { return value }
+            return .string("\(id.entity)/p\(id.primaryKey)")
+        case .array(let items): return .array(items.map(short))
+        case .dictionary(let pairs): return .dictionary(pairs.map { ($0.0, short($0.1)) })
+        default: return value
+        }
     }
 
     /// Fetches `request` and prints every object, then finishes the document.
     func print(_ request: ObjectFetchRequest) throws {
-        let columns = try columns(includesSubentities: request.includesSubentities)
+        var request = request
+        if format == .table && request.relationships == .objectIDs { request.relationships = .counts }
+        let columns = try columns(includesSubentities: request.includesSubentities, relationships: request.relationships != .none)
         let writer = format.writer(columns: columns, output: output)
-        let entityColumn = (format == .table || format == .csv) && columns.first == "_entity"
+        let entityColumn = (format == .table || format == .csv) && columns.contains("_entity")
         try store.forEach(request) { writer.write(record($0, entityColumn: entityColumn)) }
         writer.finish()
     }

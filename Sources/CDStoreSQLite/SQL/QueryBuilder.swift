@@ -112,8 +112,8 @@ struct QueryBuilder {
                            + order.joined(separator: ", ") + window + ")", condition.arguments)
     }
 
-    func primaryKeyStatement() -> SQLFragment {
-        SQLFragment("SELECT t.Z_PK FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))" + window,
+    func objectKeyStatement() -> SQLFragment {
+        SQLFragment("SELECT t.Z_PK, t.Z_ENT FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))" + window,
                     condition.arguments)
     }
 

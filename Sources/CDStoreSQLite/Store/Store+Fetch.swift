@@ -51,22 +51,40 @@ extension Store {
         }
     }
 
-    /// Deletes the objects `request` selects, in one transaction, and returns how many were deleted.
+    /// Deletes the objects `request` selects, applying every relationship's delete rule, in one transaction, and
+    /// returns what was deleted per entity. With `dryRun` nothing changes: the result says what would be deleted.
     ///
     /// Core Data equivalent: fetching the objects, `NSManagedObjectContext.delete(_:)` on each, then `save()`.
     @discardableResult
-    public func delete(_ request: ObjectFetchRequest) throws -> Int {
+    public func delete(_ request: ObjectFetchRequest, dryRun: Bool = false) throws -> DeleteResult {
         let query = try QueryBuilder(store: self, request: request)
-        let keys = query.primaryKeyStatement()
-        return try write { db in
-            let primaryKeys = try Int64.fetchAll(db.cachedStatement(sql: keys.sql), arguments: StatementArguments(keys.arguments))
-            for chunk in stride(from: 0, to: primaryKeys.count, by: 500) {
-                let slice = Array(primaryKeys[chunk..<min(chunk + 500, primaryKeys.count)])
-                let placeholders = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-                try db.execute(sql: "DELETE FROM \(query.table) WHERE Z_PK IN (\(placeholders))",
-                               arguments: StatementArguments(slice))
-            }
-            return primaryKeys.count
+        let keys = query.objectKeyStatement()
+        let body = { (db: Database) throws -> DeleteResult in
+            let roots = try Row.fetchAll(db.cachedStatement(sql: keys.sql), arguments: StatementArguments(keys.arguments))
+                .map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
+            var plan = try DeletePlan(deleting: roots, store: self, db: db)
+            let result = DeleteResult(requested: roots.count, byEntity: plan.countsByEntity)
+            guard !dryRun else { return result }
+            let changed = try plan.execute()
+            try GraphValidation(store: self, db: db).validate(changed)
+            try self.bumpOptimisticLockVersions(changed, db: db)
+            return result
         }
+        return dryRun ? try read(body) : try write(body)
+    }
+}
+
+/// What a delete removed (or, for a dry run, would remove).
+public struct DeleteResult: Sendable, Equatable {
+    /// Objects the request selected.
+    public var requested: Int
+    /// Objects removed per entity, the selected ones and those their Cascade rules reached, in entity order.
+    public var byEntity: [(String, Int)]
+
+    /// All objects removed.
+    public var total: Int { byEntity.reduce(0) { $0 + $1.1 } }
+
+    public static func == (lhs: DeleteResult, rhs: DeleteResult) -> Bool {
+        lhs.requested == rhs.requested && lhs.byEntity.map(\.0) == rhs.byEntity.map(\.0) && lhs.byEntity.map(\.1) == rhs.byEntity.map(\.1)
     }
 }

@@ -1,0 +1,61 @@
+import ArgumentParser
+import CDStoreSQLite
+
+/// `cdstore delete ENTITY --where … | --all`.
+struct DeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the objects matching --where (or every object with --all).",
+        discussion: """
+        Refuses to run without --where or --all. Each relationship's delete rule applies, as in Core Data: \
+        Nullify clears the inverse, Cascade deletes the related objects too (recursively), Deny refuses the \
+        whole delete while the relationship holds objects, No Action leaves references dangling. Everything \
+        is deleted in one transaction; prints how many objects were deleted, per entity when a cascade \
+        reached others. --dry-run prints what would be deleted and changes nothing.
+
+        Examples:
+          cdstore delete Employee --where "age > 65"
+          cdstore delete Company --where "name == 'Acme'" --dry-run
+          cdstore delete Employee --all
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Delete the objects matching this predicate.", valueName: "predicate"))
+    var predicate: String?
+
+    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
+    var arguments: [String] = []
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))
+    var variables: [String] = []
+
+    @Flag(name: .long, help: "Delete every object of the entity (and its sub-entities).")
+    var all = false
+
+    @Flag(name: .customLong("exact-entity"), help: "Leave objects of sub-entities alone.")
+    var exactEntity = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print what would be deleted, per entity, without deleting anything.")
+    var dryRun = false
+
+    @Argument(help: "The entity whose objects to delete.")
+    var entity: String
+
+    func validate() throws {
+        if predicate == nil && !all { throw ValidationError("say which objects: --where PREDICATE, or --all for every object") }
+        if predicate != nil && all { throw ValidationError("--where and --all cannot be used together") }
+    }
+
+    func run() throws {
+        let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+                                   includesSubentities: !exactEntity)
+        let result = try storeOptions.withStore(create: false) { store in try store.delete(request, dryRun: dryRun) }
+        let verb = dryRun ? "would delete" : "deleted"
+        var line = "\(verb) \(result.total) \(result.total == 1 ? "object" : "objects")"
+        if dryRun || result.byEntity.count > 1 {
+            line += " (" + result.byEntity.map { "\($0.1) \($0.0)" }.joined(separator: ", ") + ")"
+        }
+        print(line)
+    }
+}
