@@ -47,6 +47,7 @@ enum PropertyListReader {
 
     private static func convert(_ object: Any) throws -> PropertyListValue {
         switch object {
+        case let b as Bool where type(of: object) == Bool.self: return .bool(b)
         case let s as String: return .string(s)
         case let d as Data: return .data([UInt8](d))
         case let d as Date: return .date(d.timeIntervalSinceReferenceDate)
@@ -55,7 +56,6 @@ enum PropertyListReader {
             if d.count == 1, let uid = d["CF$UID"] as? NSNumber { return .uid(uid.intValue) }
             return .dictionary(try d.mapValues(convert))
         case let n as NSNumber:
-            if CFGetTypeID(n) == CFBooleanGetTypeID() { return .bool(n.boolValue) }
             let type = String(cString: n.objCType)
             if type == "d" || type == "f" { return .real(n.doubleValue) }
             return .int(n.int64Value)

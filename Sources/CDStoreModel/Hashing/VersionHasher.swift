@@ -17,8 +17,9 @@ import Foundation
 /// (`NSExpression.predicateFormat`, e.g. `count:(pages)`), not as the model file writes it
 /// (`pages.@count`). The printer lives in `CDStorePredicate`, which this module cannot import: the layer
 /// above sets ``derivationFormatter`` (parse with `PredicateParser.parseExpression`, print with
-/// `PredicateFormatter.format`). Without it ``canonicalDerivation(_:)`` rewrites the forms seen in real models
-/// (`path.@count` → `count:(path)`, `@sum`/`@avg`/`@min`/`@max` likewise) and keeps other text as written.
+/// `PredicateFormatter.format`); without it the text is hashed as written. Either way ``canonicalDerivation(_:)``
+/// then rewrites collection operators as momc does (`path.@count` → `count:(path)`, `@sum`/`@avg`/`@min`/`@max`
+/// likewise), the form Core Data hashes.
 /// Compiled models and model caches already give the expression in Foundation's form.
 ///
 /// Core Data equivalent: `NSManagedObjectModel.entityVersionHashesByName`, `versionChecksum`.
@@ -135,11 +136,19 @@ public enum VersionHasher {
 
     private static let formatterBox = FormatterBox()
 
-    /// The derivation expression text that is hashed: ``derivationFormatter``'s output, or the built-in rewrite
-    /// of trailing collection operators (`a.b.@count` → `count:(a.b)`, `x.@sum.y` → `sum:(x.y)`).
+    /// The derivation expression text that is hashed: ``derivationFormatter``'s output (or the text as
+    /// written), with collection operators rewritten as momc does (``rewritingCollectionOperators(_:)``).
     public static func canonicalDerivation(_ expression: String) -> String {
-        if let formatter = derivationFormatter, let printed = formatter(expression) { return printed }
-        let text = expression.trimmingCharacters(in: .whitespaces)
+        var text = expression.trimmingCharacters(in: .whitespaces)
+        if let formatter = derivationFormatter, let printed = formatter(text) { text = printed }
+        return rewritingCollectionOperators(text)
+    }
+
+    /// momc stores a derivation `a.b.@count` as the function expression `count:(a.b)` (seen in SwiftGen's
+    /// compiled model), so that is the form Core Data hashes; likewise `@sum` → `sum:`, `@avg` → `average:`,
+    /// `@min` → `min:`, `@max` → `max:`. Other text is returned unchanged.
+    public static func rewritingCollectionOperators(_ expression: String) -> String {
+        let text = expression
         let functions = ["@count": "count:", "@sum": "sum:", "@avg": "average:", "@min": "min:", "@max": "max:"]
         var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if let index = parts.firstIndex(where: { functions[$0] != nil }), index > 0,
