@@ -118,7 +118,7 @@ public enum CompiledModelLoader {
 /// header) around the same keyed archive as a `.mom`. The store layer reads the blob and hands it here.
 public enum ModelCacheDecoder {
     /// Inflates and decodes a model cache; `file` names the store in errors and in ``LoadedModel/file``.
-    public static func decode(_ compressed: Data, file: URL = URL(fileURLWithPath: "Z_MODELCACHE")) throws -> LoadedModel {
+    public static func decode(_ compressed: Data, file: URL = URL(string: "Z_MODELCACHE")!) throws -> LoadedModel {
         let archive: Data
         do {
             archive = try RawInflate.inflate(compressed)

@@ -60,6 +60,13 @@ enum PropertyListReader {
             if type == "d" || type == "f" { return .real(n.doubleValue) }
             return .int(n.int64Value)
         default:
+            // Foundation on Linux turns `{"CF$UID": n}` into an opaque `_NSKeyedArchiverUID` with a `value`.
+            if String(describing: type(of: object)).contains("KeyedArchiverUID"),
+               let value = Mirror(reflecting: object).children.first(where: { $0.label == "value" })?.value {
+                if let n = value as? UInt32 { return .uid(Int(n)) }
+                if let n = value as? Int { return .uid(n) }
+                if let n = value as? UInt64 { return .uid(Int(n)) }
+            }
             throw Failure(description: "unsupported property-list value \(type(of: object))")
         }
     }
