@@ -37,7 +37,7 @@ import Testing
             }
         }
         print("VersionHasherTests: \(versions.count) versions, \(equal)/\(compared) entity hashes equal xml_hash.py; "
-              + "self-inverse exceptions: \(exceptions)")
+              + "exceptions (self-inverse rule, derivation rewrite): \(exceptions)")
         #expect(versions.count == 266)
         #expect(exceptions.sorted() == ["ArtsyFolio v2.1.xcdatamodel/Artwork", "Model 2.xcdatamodel/ChildEntity"])
     }
