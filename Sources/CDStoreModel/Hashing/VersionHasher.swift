@@ -14,9 +14,13 @@ import Foundation
 /// ```
 ///
 /// Derived attributes: Core Data hashes the derivation expression as Foundation prints it
-/// (`NSExpression.predicateFormat`, e.g. `count:(pages)`), not as the model file writes it. cdstore has no
-/// printer for expressions yet, so it hashes the text as written; the two agree for simple key paths
-/// (`legalEntity.name`) and may differ for function expressions. A later predicate printer fixes this.
+/// (`NSExpression.predicateFormat`, e.g. `count:(pages)`), not as the model file writes it
+/// (`pages.@count`). The printer lives in `CDStorePredicate`, which this module cannot import: the layer
+/// above sets ``derivationFormatter`` (parse with `PredicateParser.parseExpression`, print with
+/// `PredicateFormatter.format`); without it the text is hashed as written. Either way ``canonicalDerivation(_:)``
+/// then rewrites collection operators as momc does (`path.@count` → `count:(path)`, `@sum`/`@avg`/`@min`/`@max`
+/// likewise), the form Core Data hashes.
+/// Compiled models and model caches already give the expression in Foundation's form.
 ///
 /// Core Data equivalent: `NSManagedObjectModel.entityVersionHashesByName`, `versionChecksum`.
 ///
@@ -89,7 +93,7 @@ public enum VersionHasher {
         if let expression = attribute.derivationExpression {
             // Core Data computes the base hash of a derived attribute but does not feed it in: only the
             // expression counts (see the type's note on expression text).
-            return Array(SHA256.hash(data: Array(expression.utf8)))
+            return Array(SHA256.hash(data: Array(canonicalDerivation(expression).utf8)))
         }
         var sha = SHA256()
         sha.update(data: propertyBaseHash(name: attribute.name, isOptional: attribute.isOptional,
@@ -120,6 +124,40 @@ public enum VersionHasher {
         sha.update(data: littleEndian(Int32(truncatingIfNeeded: relationship.minCount)))
         if relationship.isOrdered { sha.update(data: littleEndian(UInt16(1))) }
         return Array(sha.finalize())
+    }
+
+    /// Prints a derivation expression as Foundation's `predicateFormat` would (set by the store/CLI layer to
+    /// cdstore's predicate parser and printer). When nil, or when it returns nil, ``canonicalDerivation(_:)``
+    /// uses its built-in rewrite.
+    public static var derivationFormatter: (@Sendable (String) -> String?)? {
+        get { formatterBox.get() }
+        set { formatterBox.set(newValue) }
+    }
+
+    private static let formatterBox = FormatterBox()
+
+    /// The derivation expression text that is hashed: ``derivationFormatter``'s output (or the text as
+    /// written), with collection operators rewritten as momc does (``rewritingCollectionOperators(_:)``).
+    public static func canonicalDerivation(_ expression: String) -> String {
+        var text = expression.trimmingCharacters(in: .whitespaces)
+        if let formatter = derivationFormatter, let printed = formatter(text) { text = printed }
+        return rewritingCollectionOperators(text)
+    }
+
+    /// momc stores a derivation `a.b.@count` as the function expression `count:(a.b)` (seen in SwiftGen's
+    /// compiled model), so that is the form Core Data hashes; likewise `@sum` → `sum:`, `@avg` → `average:`,
+    /// `@min` → `min:`, `@max` → `max:`. Other text is returned unchanged.
+    public static func rewritingCollectionOperators(_ expression: String) -> String {
+        let text = expression
+        let functions = ["@count": "count:", "@sum": "sum:", "@avg": "average:", "@min": "min:", "@max": "max:"]
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let index = parts.firstIndex(where: { functions[$0] != nil }), index > 0,
+           parts.allSatisfy({ !$0.isEmpty && !$0.contains("(") && !$0.contains(" ") }) {
+            let function = functions[parts[index]]!
+            parts.remove(at: index)
+            return function + "(" + parts.joined(separator: ".") + ")"
+        }
+        return text
     }
 
     /// SHA-256 of name, flags (optional 1, transient 2, read-only 4; 2 bytes) and the version hash modifier.
@@ -199,4 +237,12 @@ func utf16Order(_ a: String, _ b: String) -> Bool {
 
 private func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.littleEndian) { Array($0) }
+}
+
+/// Holds ``VersionHasher/derivationFormatter`` behind a lock.
+private final class FormatterBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (@Sendable (String) -> String?)?
+    func get() -> (@Sendable (String) -> String?)? { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: (@Sendable (String) -> String?)?) { lock.lock(); value = newValue; lock.unlock() }
 }

@@ -53,6 +53,10 @@ public struct LoadedModel: Sendable {
     public var warnings: [String]
     /// Where each entity and property is declared.
     public var sourceMap: ModelSourceMap
+    /// For a compiled model or a store's cached model: each entity's property names in the order of the
+    /// archive's property dictionary (`NSProperties`; a model cache lists inherited properties too). Empty for
+    /// XML and JSON models. Pass it to the store layout as `StoreLayout.Options(propertyOrder:)`.
+    public var propertyOrder: [String: [String]] = [:]
 
     /// Creates a loaded model.
     public init(model: ManagedObjectModel, file: URL, format: ModelFormat, versionName: String? = nil,

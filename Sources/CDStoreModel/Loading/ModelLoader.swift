@@ -8,6 +8,8 @@ import Foundation
 ///   and no `.xccurrentversion` uses that version.
 /// - `X.xcdatamodel`, or its `contents` file: one version.
 /// - `X.json`: cdstore's JSON model (`cdstore model compile` writes it).
+/// - `X.momd`: a compiled model folder; `version` picks a `.mom`, else `VersionInfo.plist`'s current version.
+/// - `X.mom`: one compiled model version.
 ///
 /// Core Data equivalent: `NSManagedObjectModel(contentsOf:)`.
 public enum ModelLoader {
@@ -23,9 +25,10 @@ public enum ModelLoader {
             switch ext {
             case "xcdatamodeld": return try loadBundle(url, version: version)
             case "xcdatamodel": return try loadVersion(url)
+            case "momd": return try CompiledModelLoader.loadMomd(url, version: version)
             default:
                 throw ModelError(.unsupportedFormat,
-                                 "a folder that is not a model (expected .xcdatamodeld or .xcdatamodel)", file: path)
+                                 "a folder that is not a model (expected .xcdatamodeld, .xcdatamodel or .momd)", file: path)
             }
         }
         if url.lastPathComponent == "contents" {
@@ -35,6 +38,9 @@ public enum ModelLoader {
             throw legacyModelError(url.deletingLastPathComponent())
         }
         let data = try Data(contentsOf: url)
+        if ext == "mom" || data.starts(with: Array("bplist00".utf8)) {
+            return try CompiledModelLoader.loadMom(url)
+        }
         if ext == "json" || data.first == UInt8(ascii: "{") {
             return try JSONModelCodec.decode(data, file: url)
         }
@@ -42,7 +48,7 @@ public enum ModelLoader {
             return try readContents(url, versionName: nil)
         }
         throw ModelError(.unsupportedFormat,
-                         "not a model cdstore can read (expected .xcdatamodeld, .xcdatamodel, contents or .json)",
+                         "not a model cdstore can read (expected .xcdatamodeld, .xcdatamodel, contents, .momd, .mom or .json)",
                          file: path)
     }
 

@@ -1,0 +1,211 @@
+import Foundation
+
+/// A property-list value with the distinctions keyed archives need and `PropertyListSerialization` on Linux
+/// hides: archiver UIDs (which come out as an opaque `_NSKeyedArchiverUID`), booleans apart from integers,
+/// and the order of dictionary keys is irrelevant here (archives keep order in `NS.keys` arrays).
+enum PropertyListValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case real(Double)
+    /// Seconds since 2001-01-01.
+    case date(Double)
+    case data([UInt8])
+    case string(String)
+    /// An NSKeyedArchiver object reference (index into `$objects`).
+    case uid(Int)
+    case array([PropertyListValue])
+    case dictionary([String: PropertyListValue])
+
+    var dictionaryValue: [String: PropertyListValue]? {
+        if case .dictionary(let d) = self { return d }
+        return nil
+    }
+}
+
+/// Reads property lists into ``PropertyListValue``: binary (`bplist00`) with an own reader, XML through
+/// Foundation (with `{"CF$UID": n}` dictionaries turned into UIDs).
+enum PropertyListReader {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func read(_ data: Data) throws -> PropertyListValue {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: Array("bplist00".utf8)) {
+            var reader = BinaryReader(bytes: bytes)
+            return try reader.parse()
+        }
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, format: nil)
+        } catch {
+            throw Failure(description: "not a property list")
+        }
+        return try convert(object)
+    }
+
+    private static func convert(_ object: Any) throws -> PropertyListValue {
+        switch object {
+        case let b as Bool where type(of: object) == Bool.self: return .bool(b)
+        case let s as String: return .string(s)
+        case let d as Data: return .data([UInt8](d))
+        case let d as Date: return .date(d.timeIntervalSinceReferenceDate)
+        case let a as [Any]: return .array(try a.map(convert))
+        case let d as [String: Any]:
+            if d.count == 1, let uid = d["CF$UID"] as? NSNumber { return .uid(uid.intValue) }
+            return .dictionary(try d.mapValues(convert))
+        case let n as NSNumber:
+            let type = String(cString: n.objCType)
+            if type == "d" || type == "f" { return .real(n.doubleValue) }
+            return .int(n.int64Value)
+        default:
+            // Foundation on Linux turns `{"CF$UID": n}` into an opaque `_NSKeyedArchiverUID` with a `value`.
+            if String(describing: type(of: object)).contains("KeyedArchiverUID"),
+               let value = Mirror(reflecting: object).children.first(where: { $0.label == "value" })?.value {
+                if let n = value as? UInt32 { return .uid(Int(n)) }
+                if let n = value as? Int { return .uid(n) }
+                if let n = value as? UInt64 { return .uid(Int(n)) }
+            }
+            throw Failure(description: "unsupported property-list value \(type(of: object))")
+        }
+    }
+
+    /// The binary property list format (`bplist00`): objects addressed through an offset table, described by
+    /// a 32-byte trailer.
+    private struct BinaryReader {
+        let bytes: [UInt8]
+        var offsetSize = 0, refSize = 0, objectCount = 0, offsetTable = 0
+        var cache: [Int: PropertyListValue] = [:]
+        var depth = 0
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        mutating func parse() throws -> PropertyListValue {
+            guard bytes.count >= 8 + 32 + 1 else { throw Failure(description: "binary property list is truncated") }
+            let t = bytes.count - 32
+            offsetSize = Int(bytes[t + 6])
+            refSize = Int(bytes[t + 7])
+            let count = try uint(at: t + 8, size: 8)
+            let top = try uint(at: t + 16, size: 8)
+            let table = try uint(at: t + 24, size: 8)
+            guard (1...8).contains(offsetSize), (1...8).contains(refSize), count > 0, count < UInt64(bytes.count),
+                  top < count, table < UInt64(t), UInt64(t) - table >= count * UInt64(offsetSize)
+            else { throw Failure(description: "binary property list has a damaged trailer (truncated?)") }
+            objectCount = Int(count)
+            offsetTable = Int(table)
+            return try object(Int(top))
+        }
+
+        func uint(at offset: Int, size: Int) throws -> UInt64 {
+            guard offset >= 0, size <= 8, offset + size <= bytes.count else {
+                throw Failure(description: "binary property list is truncated")
+            }
+            var value: UInt64 = 0
+            for i in 0..<size { value = value << 8 | UInt64(bytes[offset + i]) }
+            return value
+        }
+
+        mutating func object(_ ref: Int) throws -> PropertyListValue {
+            if let known = cache[ref] { return known }
+            guard ref >= 0, ref < objectCount else { throw Failure(description: "object reference \(ref) out of range") }
+            depth += 1
+            defer { depth -= 1 }
+            guard depth < 512 else { throw Failure(description: "binary property list nests too deeply (a cycle?)") }
+            let offset = Int(try uint(at: offsetTable + ref * offsetSize, size: offsetSize))
+            guard offset >= 8, offset < offsetTable else { throw Failure(description: "object offset out of range") }
+            let value = try parseObject(at: offset)
+            cache[ref] = value
+            return value
+        }
+
+        /// The count of a container/string marker and where its contents start.
+        func length(_ marker: UInt8, at offset: Int) throws -> (Int, Int) {
+            let low = Int(marker & 0x0F)
+            if low != 0x0F { return (low, offset + 1) }
+            guard offset + 1 < bytes.count, bytes[offset + 1] >> 4 == 0x1 else {
+                throw Failure(description: "bad length in binary property list")
+            }
+            let size = 1 << Int(bytes[offset + 1] & 0x0F)
+            let n = try uint(at: offset + 2, size: size)
+            guard n < UInt64(bytes.count) else { throw Failure(description: "length out of range") }
+            return (Int(n), offset + 2 + size)
+        }
+
+        func check(_ start: Int, _ count: Int) throws {
+            guard start >= 0, count >= 0, start + count <= bytes.count else {
+                throw Failure(description: "binary property list is truncated")
+            }
+        }
+
+        mutating func parseObject(at offset: Int) throws -> PropertyListValue {
+            let marker = bytes[offset]
+            switch marker >> 4 {
+            case 0x0:
+                switch marker {
+                case 0x00: return .null
+                case 0x08: return .bool(false)
+                case 0x09: return .bool(true)
+                default: throw Failure(description: String(format: "unknown marker 0x%02x", marker))
+                }
+            case 0x1:
+                let size = 1 << Int(marker & 0x0F)
+                if size == 16 {  // 128-bit: keep the low 64 bits
+                    return .int(Int64(bitPattern: try uint(at: offset + 9, size: 8)))
+                }
+                let raw = try uint(at: offset + 1, size: size)
+                return .int(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
+            case 0x2:
+                let size = 1 << Int(marker & 0x0F)
+                let raw = try uint(at: offset + 1, size: size)
+                if size == 4 { return .real(Double(Float(bitPattern: UInt32(raw)))) }
+                guard size == 8 else { throw Failure(description: "bad real size") }
+                return .real(Double(bitPattern: raw))
+            case 0x3:
+                return .date(Double(bitPattern: try uint(at: offset + 1, size: 8)))
+            case 0x4:
+                let (n, start) = try length(marker, at: offset)
+                try check(start, n)
+                return .data(Array(bytes[start..<start + n]))
+            case 0x5:
+                let (n, start) = try length(marker, at: offset)
+                try check(start, n)
+                return .string(String(decoding: bytes[start..<start + n], as: UTF8.self))
+            case 0x6:
+                let (n, start) = try length(marker, at: offset)
+                try check(start, n * 2)
+                var units: [UInt16] = []
+                units.reserveCapacity(n)
+                for i in 0..<n { units.append(UInt16(bytes[start + 2 * i]) << 8 | UInt16(bytes[start + 2 * i + 1])) }
+                return .string(String(decoding: units, as: UTF16.self))
+            case 0x7:
+                let (n, start) = try length(marker, at: offset)
+                try check(start, n)
+                return .string(String(decoding: bytes[start..<start + n], as: UTF8.self))
+            case 0x8:
+                let size = Int(marker & 0x0F) + 1
+                return .uid(Int(try uint(at: offset + 1, size: size)))
+            case 0xA, 0xB, 0xC:
+                let (n, start) = try length(marker, at: offset)
+                try check(start, n * refSize)
+                var items: [PropertyListValue] = []
+                items.reserveCapacity(n)
+                for i in 0..<n { items.append(try object(Int(try uint(at: start + i * refSize, size: refSize)))) }
+                return .array(items)
+            case 0xD:
+                let (n, start) = try length(marker, at: offset)
+                try check(start, 2 * n * refSize)
+                var dict: [String: PropertyListValue] = [:]
+                for i in 0..<n {
+                    let key = try object(Int(try uint(at: start + i * refSize, size: refSize)))
+                    let value = try object(Int(try uint(at: start + (n + i) * refSize, size: refSize)))
+                    guard case .string(let k) = key else { throw Failure(description: "dictionary key is not a string") }
+                    dict[k] = value
+                }
+                return .dictionary(dict)
+            default:
+                throw Failure(description: String(format: "unknown marker 0x%02x", marker))
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import CDStoreModel
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// Broken compiled models and model caches fail with an error naming the file and what is wrong.
+@Suite struct CompiledModelErrorTests {
+    static let swiftGen = Corpus.compiled.appendingPathComponent("SwiftGen__SwiftGen__Model.momd")
+
+    func momBytes() throws -> Data {
+        try Data(contentsOf: Self.swiftGen.appendingPathComponent("Model 2.mom"))
+    }
+
+    @Test func truncatedArchive() throws {
+        let data = try momBytes()
+        for length in [0, 7, 40, data.count / 2, data.count - 1] {
+            let file = URL(fileURLWithPath: "/tmp/Truncated.mom")
+            let error = try #require(throws: ModelError.self) {
+                try CompiledModelLoader.decode(data.prefix(length), file: file)
+            }
+            #expect(error.file == file.path)
+            #expect(error.code == .unsupportedFormat, "\(length): \(error)")
+        }
+    }
+
+    @Test func notAKeyedArchive() throws {
+        let plist = try Data(contentsOf: Self.swiftGen.appendingPathComponent("VersionInfo.plist"))
+        let error = try #require(throws: ModelError.self) {
+            try CompiledModelLoader.decode(plist, file: URL(fileURLWithPath: "/tmp/VersionInfo.mom"))
+        }
+        #expect(error.description.contains("not a keyed archive"))
+        let text = try #require(throws: ModelError.self) {
+            try CompiledModelLoader.decode(Data("hello".utf8), file: URL(fileURLWithPath: "/tmp/x.mom"))
+        }
+        #expect(text.description.hasPrefix("/tmp/x.mom: "))
+    }
+
+    @Test func archiveOfSomethingElse() throws {
+        // A keyed archive whose root is an NSDictionary, written as XML (UIDs as CF$UID dictionaries).
+        let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>$archiver</key><string>NSKeyedArchiver</string>
+        <key>$version</key><integer>100000</integer>
+        <key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>
+        <key>$objects</key><array>
+          <string>$null</string>
+          <dict><key>NS.keys</key><array/><key>NS.objects</key><array/>
+                <key>$class</key><dict><key>CF$UID</key><integer>2</integer></dict></dict>
+          <dict><key>$classname</key><string>NSDictionary</string>
+                <key>$classes</key><array><string>NSDictionary</string><string>NSObject</string></array></dict>
+        </array></dict></plist>
+        """
+        let error = try #require(throws: ModelError.self) {
+            try CompiledModelLoader.decode(Data(xml.utf8), file: URL(fileURLWithPath: "/tmp/dict.mom"))
+        }
+        #expect(error.description.contains("NSDictionary, not an NSManagedObjectModel"))
+    }
+
+    @Test func badDeflateData() throws {
+        for bytes in [Data(), Data([0xFF, 0xFF, 0xFF, 0xFF, 0x00]), Data("bplist00 not compressed".utf8)] {
+            let error = try #require(throws: ModelError.self) {
+                try ModelCacheDecoder.decode(bytes, file: URL(fileURLWithPath: "/tmp/Store.sqlite"))
+            }
+            #expect(error.description.contains("Z_MODELCACHE"))
+            #expect(error.file == "/tmp/Store.sqlite")
+        }
+        // A raw-deflate stream that stops early: a stored block header promising more bytes than follow.
+        let truncated = Data([0x01, 0x10, 0x00, 0xEF, 0xFF, 0x41, 0x42])
+        #expect(throws: ModelError.self) { try ModelCacheDecoder.decode(truncated) }
+        // A complete stored block holding a non-archive.
+        let stored = Data([0x01, 0x05, 0x00, 0xFA, 0xFF] + Array("hello".utf8))
+        let error = try #require(throws: ModelError.self) { try ModelCacheDecoder.decode(stored) }
+        #expect(error.description == "Z_MODELCACHE: not a keyed archive (no dictionary at the top)")
+    }
+
+    @Test func momdWithoutVersionInfoAndSeveralMoms() throws {
+        let folder = try temporaryDirectory().appendingPathComponent("Two.momd")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["A.mom", "B.mom"] {
+            try momBytes().write(to: folder.appendingPathComponent(name))
+        }
+        let error = try #require(throws: ModelError.self) { try ModelLoader.load(folder.path) }
+        #expect(error.code == .unknownVersion)
+        #expect(error.description.contains("--model-version"))
+        #expect(error.description.contains("A, B"))
+        #expect(error.file == folder.path)
+        // Naming a version works, with or without the extension.
+        #expect(try ModelLoader.load(folder.path, version: "B").versionName == "B")
+        #expect(try ModelLoader.load(folder.path, version: "A.mom").versionName == "A")
+        let unknown = try #require(throws: ModelError.self) { try ModelLoader.load(folder.path, version: "C") }
+        #expect(unknown.description.contains("no version 'C'"))
+    }
+
+    @Test func emptyMomdAndBareMom() throws {
+        let folder = try temporaryDirectory().appendingPathComponent("Empty.momd")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let error = try #require(throws: ModelError.self) { try ModelLoader.load(folder.path) }
+        #expect(error.description.contains("no .mom"))
+        // A bare .mom loads through ModelLoader, whatever its extension says, as long as it is a binary plist.
+        let mom = Self.swiftGen.appendingPathComponent("Model.mom")
+        let loaded = try ModelLoader.load(mom.path)
+        #expect(loaded.format == .compiled)
+        #expect(loaded.versionName == "Model")
+        let renamed = try temporaryDirectory().appendingPathComponent("model.bin")
+        try FileManager.default.copyItem(at: mom, to: renamed)
+        #expect(try ModelLoader.load(renamed.path).model == loaded.model)
+    }
+}
