@@ -38,7 +38,13 @@ struct Sandbox {
         let result = try run(arguments, stdin: stdin, store: store)
         #expect(result.status == 0, "cdstore \(arguments.joined(separator: " ")) failed: \(result.stderr)",
                 sourceLocation: sourceLocation)
-        return result.stdout
+        return Self.anonymized(result.stdout)
+    }
+
+    /// Output with the store UUIDs in object IDs replaced, so that output of two stores (or two runs) compares.
+    static func anonymized(_ text: String) -> String {
+        text.replacingOccurrences(of: #"x-coredata://[0-9A-F-]{36}/"#, with: "x-coredata://<store-uuid>/",
+                                  options: .regularExpression)
     }
 
     /// Parses JSON output into objects.

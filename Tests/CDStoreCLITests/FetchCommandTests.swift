@@ -93,16 +93,17 @@ struct FetchCommandTests {
         try box.ok(["insert", "Circle", "label=c", "radius=2"])
         try box.ok(["insert", "Square", "label=s", "side=3"])
         #expect(try box.ok(["fetch", "Shape", "--format", "ndjson"]) == """
-            {"_entity":"Circle","label":"c","radius":2}
-            {"_entity":"Square","label":"s","side":3}
+            {"_id":"x-coredata://<store-uuid>/Circle/p1","_entity":"Circle","label":"c","radius":2}
+            {"_id":"x-coredata://<store-uuid>/Square/p2","_entity":"Square","label":"s","side":3}
 
             """)
-        #expect(try box.ok(["fetch", "Shape", "--format", "csv"]) == "_entity,label,radius,side\nCircle,c,2,\nSquare,s,,3\n")
+        #expect(try box.ok(["fetch", "Shape", "--format", "csv"]) == "_id,_entity,label,radius,side\nx-coredata://<store-uuid>/Circle/p1,Circle,c,2,\n"
+                + "x-coredata://<store-uuid>/Square/p2,Square,s,,3\n")
         #expect(try box.ok(["fetch", "Shape", "--exact-entity", "--format", "json"]) == "[]\n")
-        #expect(try box.ok(["fetch", "Circle", "--format", "ndjson"]) == "{\"label\":\"c\",\"radius\":2}\n")
+        #expect(try box.ok(["fetch", "Circle", "--format", "ndjson"]) == "{\"_id\":\"x-coredata://<store-uuid>/Circle/p1\",\"label\":\"c\",\"radius\":2}\n")
         #expect(try box.ok(["count", "Shape"]) == "2\n")
         #expect(try box.ok(["count", "Shape", "--exact-entity"]) == "0\n")
-        #expect(try box.ok(["fetch", "Shape", "--where", "label == 's'", "--format", "csv"]) == "_entity,label,radius,side\nSquare,s,,3\n")
+        #expect(try box.ok(["fetch", "Shape", "--where", "label == 's'", "--format", "csv"]) == "_id,_entity,label,radius,side\nx-coredata://<store-uuid>/Square/p2,Square,s,,3\n")
     }
 
     @Test func deleteWhereAndAll() throws {

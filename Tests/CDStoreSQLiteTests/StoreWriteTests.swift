@@ -115,7 +115,7 @@ struct StoreWriteTests {
         let store = try newStore()
         try store.insert((1...5).map { record([("i32", .integer($0))]) }, into: "Item")
         let predicate = try PredicateParserShim.parse("i32 >= 4")
-        #expect(try store.delete(ObjectFetchRequest(entity: "Item", predicate: predicate)) == 2)
+        #expect(try store.delete(ObjectFetchRequest(entity: "Item", predicate: predicate)).total == 2)
         #expect(try store.count(ObjectFetchRequest(entity: "Item")) == 3)
     }
 

@@ -10,8 +10,10 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write every object of the named entities (all entities when none is named) as JSON, NDJSON or CSV.",
         discussion: """
         Each object is written once, under its own entity: objects of sub-entities are not repeated under \
-        their parent. With one entity, json is an array of objects; with several, an object keyed by entity \
-        name. ndjson writes one object per line with "_entity". csv writes one file per entity into the \
+        their parent. Objects carry "_id" (their URI) and their relationships as object IDs. With one entity, \
+        json is an array of objects; with none or several, a graph document \
+        ({"format":"cdstore-graph",…,"entities":{"Entity":[…]}}) that `cdstore import` reads back into an \
+        empty store as the same graph. ndjson writes one object per line with "_entity" (import reads it too). csv writes one file per entity into the \
         --output folder (ENTITY.csv), or one entity to standard output. Dates are ISO 8601 with milliseconds, \
         Binary and Transformable values base64, numbers in their shortest exact form.
 
@@ -71,22 +73,25 @@ struct ExportCommand: ParsableCommand {
         return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    /// `{"Entity": [objects…], …}`, each object under its own entity.
+    /// The graph document: `{"format": "cdstore-graph", "formatVersion": 1, "storeUUID": …, "entities":
+    /// {"Entity": [objects…], …}}`, each object under its own entity with `_id` and its relationships as object IDs.
+    /// `cdstore import` reads it back.
     private func exportJSONDocument(_ store: Store, _ names: [String]) throws {
         let out = try output.map(TextOutput.file) ?? .standardOutput()
-        out.write("{")
+        out.write("{\"format\":\"cdstore-graph\",\"formatVersion\":1,\"storeUUID\":\(JSONText.quoted(store.metadata.uuid)),\"entities\":{")
         for (i, name) in names.enumerated() {
             out.write(i == 0 ? "\n" : ",\n")
             out.write(JSONText.quoted(name) + ": [")
             var count = 0
+            let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
             try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { object in
                 out.write(count == 0 ? "\n  " : ",\n  ")
-                out.write(JSONText.encode(.dictionary(object.values)))
+                out.write(JSONText.encode(.dictionary(printer.record(object))))
                 count += 1
             }
             out.write(count == 0 ? "]" : "\n]")
         }
-        out.line(names.isEmpty ? "}" : "\n}")
+        out.line(names.isEmpty ? "}}" : "\n}}")
         out.close()
     }
 

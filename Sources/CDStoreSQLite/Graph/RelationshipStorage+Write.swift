@@ -87,7 +87,15 @@ extension RelationshipStorage {
             for target in targets {
                 let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
                                                arguments: [source.pk, target.pk]) ?? false
-                if exists { continue }
+                if exists {
+                    // The pair was linked from the other side; this side still decides its own order.
+                    if let orderColumn {
+                        try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
+                                       arguments: [position, source.pk, target.pk])
+                        position += Self.orderStep
+                    }
+                    continue
+                }
                 var columns = [sourceColumn, destinationColumn]
                 var arguments: [DatabaseValue] = [source.pk.databaseValue, target.pk.databaseValue]
                 if let orderColumn {

@@ -1,0 +1,120 @@
+import CDStoreModel
+import GRDB
+
+/// A whole object graph as `cdstore export` writes it: every object under its own entity, with its `_id` and
+/// its relationships as object IDs.
+public struct GraphDocument: Sendable {
+    /// The objects of each entity, in document order.
+    public var entities: [(entity: String, records: [InputRecord])]
+
+    public init(entities: [(entity: String, records: [InputRecord])]) {
+        self.entities = entities
+    }
+}
+
+extension Store {
+    /// Reads a graph document into the store in one transaction and returns the number of objects created.
+    ///
+    /// Objects keep their primary keys when the store holds no objects of their inheritance tree yet, so that
+    /// exporting a store and importing it into an empty one gives an identical graph (only the store UUID in
+    /// the object IDs differs); otherwise they get new keys. Relationships are set from the object IDs in the
+    /// document, which may refer to objects of the document or of this store.
+    @discardableResult
+    public func importGraph(_ document: GraphDocument) throws -> Int {
+        try write { db in
+            let storage = RelationshipStorage(model: model, layout: layout)
+            var allocator = PrimaryKeyAllocator()
+            var objects: [String: ObjectRef] = [:]
+            var created: [(ObjectRef, Entity, PropertyValues, InputRecord)] = []
+            let emptyTables = try Set(layout.entities.map(\.table).filter { table in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") == 0
+            })
+            var keptMax: [Int: Int64] = [:]
+            for (entityName, records) in document.entities {
+                let entity = try resolveEntity(entityName)
+                guard !entity.isAbstract, let entityLayout = layout.entity(named: entity.name) else {
+                    throw StoreError(.invalidInput, "the entity is abstract: its objects belong under their own entity",
+                                     entity: entityName)
+                }
+                for (index, record) in records.enumerated() {
+                    do {
+                        let values = try PropertyValues(fields: record.fields, entity: entity, model: model, mapping: nil)
+                        let row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout,
+                                                   model: model, validation: validation)
+                        let oldID = record.fields.first { $0.0 == "_id" }.flatMap { field -> ObjectID? in
+                            if case .string(let text) = field.1 { return ObjectID(uri: text) } else { return nil }
+                        }
+                        let pk: Int64
+                        if let oldID, emptyTables.contains(entityLayout.table) {
+                            pk = oldID.primaryKey
+                            let root = layout.entity(named: entityLayout.rootName)!.number
+                            keptMax[root] = max(keptMax[root] ?? 0, pk)
+                        } else {
+                            pk = try allocator.next(for: entityLayout, layout: layout, db: db)
+                        }
+                        let object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
+                        do {
+                            try row.insert(object, table: entityLayout.table, db: db)
+                        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                            throw ConstraintReport.error(for: error, entity: entity, model: model, layout: layout,
+                                                         values: values.attributeInputs)
+                        }
+                        if let oldID { objects[oldID.description] = object }
+                        created.append((object, entity, values, record))
+                    } catch let error as StoreError {
+                        throw error.at(record: index + 1, line: record.line)
+                    }
+                }
+            }
+            var touched = Set(created.map(\.0))
+            // To-ones first, then to-manys, so that each to-many's own order wins.
+            for pass in [false, true] {
+                for (object, entity, values, record) in created {
+                    for (relationship, value) in values.relationships where relationship.isToMany == pass {
+                        do {
+                            let edge = try storage.edge(relationship.name, of: entity.name)
+                            let targets = try referenced(value, relationship, entity, objects, db: db)
+                            if pass {
+                                touched.formUnion(try storage.add(targets, to: edge, of: object, db: db))
+                            } else if let target = targets.first {
+                                touched.formUnion(try storage.setToOne(edge, of: object, to: target, db: db))
+                            }
+                        } catch let error as StoreError {
+                            throw error.at(record: nil, line: record.line)
+                        }
+                    }
+                }
+            }
+            try GraphValidation(store: self, db: db).validate(touched)
+            try allocator.save(db)
+            for (root, value) in keptMax {
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [value, root])
+            }
+            return created.count
+        }
+    }
+
+    /// The objects a relationship value of an imported record names: object IDs of the document, or of this store.
+    private func referenced(_ value: InputValue, _ relationship: Relationship, _ entity: Entity,
+                            _ objects: [String: ObjectRef], db: Database) throws -> [ObjectRef] {
+        let items: [InputValue]
+        switch value {
+        case .null: return []
+        case .array(let list): items = list
+        default: items = [value]
+        }
+        let destination = try resolveEntity(relationship.destination)
+        return try items.map { item in
+            guard case .string(let text) = item, let id = ObjectID(uri: text) else {
+                throw StoreError(.invalidInput, "expected object IDs (x-coredata://…), got \(item.summary)",
+                                 entity: entity.name, property: relationship.name).aboutRelationship()
+            }
+            if let found = objects[id.description] { return found }
+            if id.storeUUID == metadata.uuid {
+                return try ObjectLookup(store: self, db: db).object(id, in: destination, for: (entity.name, relationship.name))
+            }
+            throw StoreError(.invalidInput, "\(id) is neither in the document nor in this store",
+                             entity: entity.name, property: relationship.name).aboutRelationship()
+        }
+    }
+}
