@@ -264,7 +264,8 @@ extension PredicateCompiler {
         case .max: expression = "MAX(\(value))"; attribute = collection.element.attribute
         case .other: expression = "NULL"
         }
-        return Operand(sql: "(SELECT \(expression) \(clause.sql))", arguments: clause.arguments, kind: .value,
+        let elementArguments = op == .count ? [] : collection.element.arguments
+        return Operand(sql: "(SELECT \(expression) \(clause.sql))", arguments: elementArguments + clause.arguments, kind: .value,
                        attribute: attribute)
     }
 
