@@ -5,7 +5,7 @@ import GRDB
 
 /// One side of a comparison, compiled.
 struct Operand {
-    enum Kind {
+    indirect enum Kind {
         /// A column or computed SQL value.
         case value
         /// A literal NULL.
@@ -14,25 +14,39 @@ struct Operand {
         case constant(PredicateValue)
         /// `{a, b, c}`: a list of operands (IN, BETWEEN).
         case list([Operand])
+        /// An object: `sql` is its `Z_PK` (or the foreign key that holds it). Compares with nil and with
+        /// objects of the same table only.
+        case object(Entity)
+        /// The values of a key path through a to-many relationship (or a `SUBQUERY`): the rows of `source`,
+        /// `element` being the value of one of them.
+        case collection(CollectionOperand)
     }
     var sql: String
     var arguments: [DatabaseValue]
     var kind: Kind
-    /// The attribute when the operand is a plain attribute column.
+    /// The attribute when the operand is an attribute column (or an aggregate keeping its type).
     var attribute: Attribute?
 
+    init(sql: String, arguments: [DatabaseValue], kind: Kind, attribute: Attribute? = nil) {
+        self.sql = sql
+        self.arguments = arguments
+        self.kind = kind
+        self.attribute = attribute
+    }
+
     var isNull: Bool { if case .null = kind { return true } else { return false } }
+    var collection: CollectionOperand? { if case .collection(let c) = kind { return c } else { return nil } }
+    var objectEntity: Entity? { if case .object(let e) = kind { return e } else { return nil } }
 
     /// This operand with constants converted to how `attribute` stores values.
     func typed(as attribute: Attribute, operator op: ComparisonOperator) throws -> Operand {
         switch kind {
         case .constant(let value):
             let stored = try Operand.store(value, as: attribute, stringOperator: op.isStringOperator)
-            return Operand(sql: "?", arguments: [stored], kind: .value, attribute: nil)
+            return Operand(sql: "?", arguments: [stored], kind: .value)
         case .list(let items):
-            return Operand(sql: sql, arguments: arguments, kind: .list(try items.map { try $0.typed(as: attribute, operator: op) }),
-                           attribute: nil)
-        case .value, .null:
+            return Operand(sql: sql, arguments: arguments, kind: .list(try items.map { try $0.typed(as: attribute, operator: op) }))
+        default:
             return self
         }
     }
@@ -41,9 +55,9 @@ struct Operand {
     func bound() -> Operand {
         switch kind {
         case .constant(let value):
-            return Operand(sql: "?", arguments: [Operand.untyped(value)], kind: .value, attribute: nil)
+            return Operand(sql: "?", arguments: [Operand.untyped(value)], kind: .value)
         case .list(let items):
-            return Operand(sql: sql, arguments: arguments, kind: .list(items.map { $0.bound() }), attribute: nil)
+            return Operand(sql: sql, arguments: arguments, kind: .list(items.map { $0.bound() }))
         default:
             return self
         }
@@ -75,8 +89,8 @@ struct Operand {
         case .string(let s): input = .string(s)
         case .date(let d):
             guard attribute.type == .date || attribute.type.isNumeric else {
-                throw StoreError(.invalidInput, "predicate: a date cannot be compared with a \(attribute.type.rawValue) attribute",
-                                 property: attribute.name)
+                throw StoreError(.invalidInput, "predicate: a date cannot be compared with '\(attribute.name)', "
+                                 + "which is \(attribute.type.rawValue)", property: attribute.name)
             }
             return d.timeIntervalSinceReferenceDate.databaseValue
         case .array:
@@ -89,9 +103,21 @@ struct Operand {
             }
             return try AttributeCoding.storedValue(input, for: attribute)
         } catch let error as StoreError {
-            throw StoreError(.invalidInput, "predicate: \(error.message)", property: attribute.name)
+            throw StoreError(.invalidInput, "predicate: type mismatch: \(error.message)", property: attribute.name)
         }
     }
+}
+
+/// The values of a to-many key path: the rows of ``source``, one value (``element``) per row.
+struct CollectionOperand {
+    var source: PathSource
+    var element: Operand
+    /// The scope of each element when the elements are objects (for `SUBQUERY` variables and further keys).
+    var elementScope: Scope?
+}
+
+extension PredicateValue {
+    var isArray: Bool { if case .array = self { return true } else { return false } }
 }
 
 extension PredicateCompiler {
@@ -110,18 +136,24 @@ extension PredicateCompiler {
         case .aggregate(let items):
             return Operand(sql: "", arguments: [], kind: .list(try items.map { try operand($0) }))
         case .keyPath(let path):
-            return try column(for: path)
+            return try keyPath(path.components, from: root, source: nil)
         case .evaluatedObject:
-            return Operand(sql: "t.Z_PK", arguments: [], kind: .value)
+            return Operand(sql: "\(root.alias).Z_PK", arguments: [], kind: .object(root.entity))
+        case .variable(let name):
+            if let bound = bindings[name] { return bound }
+            throw invalid("variable $\(name) has no value (give it with --var \(name)=VALUE)")
+        case .member(let base, let path):
+            return try member(base, path)
+        case .subquery(let collectionExpression, let variable, let predicate):
+            return try subquery(collectionExpression, variable, predicate)
         case .arithmetic(let op, let lhs, let rhs):
             let l = try numeric(operand(lhs)), r = try numeric(operand(rhs))
             if op == .power {
                 return Operand(sql: "\(SQLFunctions.power)(\(l.sql), \(r.sql))", arguments: l.arguments + r.arguments, kind: .value)
             }
-            let symbol = op.rawValue
             // Integer division in SQLite truncates; NSExpression divides as doubles.
             let right = op == .divide ? "CAST(\(r.sql) AS REAL)" : r.sql
-            return Operand(sql: "(\(l.sql) \(symbol) \(right))", arguments: l.arguments + r.arguments, kind: .value)
+            return Operand(sql: "(\(l.sql) \(op.rawValue) \(right))", arguments: l.arguments + r.arguments, kind: .value)
         case .negate(let inner):
             let value = try numeric(operand(inner))
             return Operand(sql: "(-\(value.sql))", arguments: value.arguments, kind: .value)
@@ -129,11 +161,144 @@ extension PredicateCompiler {
             return try function(name, arguments)
         case .cast(let inner, let type):
             return try cast(inner, type)
-        case .variable(let name):
-            throw invalid("variable $\(name) has no value (give it with --var \(name)=VALUE)")
-        default:
-            throw unsupported("the expression '\(PredicateFormatter.format(expression))' cannot run in Core Data's SQLite store")
+        case .index(let base, .size):
+            let value = try operand(base)
+            guard let collection = value.collection else {
+                throw unsupported("[SIZE] needs a to-many key path")
+            }
+            return aggregate(.count, collection)
+        case .index:
+            throw unsupported("index expressions ([FIRST], [LAST], [n]) cannot run in Core Data's SQLite store; "
+                              + "use [SIZE] or @count")
+        case .ternary(let condition, let a, let b):
+            let test = try compile(condition)
+            let x = try operand(a).bound(), y = try operand(b).bound()
+            guard x.collection == nil, y.collection == nil, case .value = x.kind, case .value = y.kind else {
+                throw unsupported("TERNARY needs single values")
+            }
+            return Operand(sql: "(CASE WHEN \(test.sql) THEN \(x.sql) ELSE \(y.sql) END)",
+                           arguments: test.arguments + x.arguments + y.arguments, kind: .value)
+        case .assignment:
+            throw unsupported("variable assignment ($x := …) cannot run in Core Data's SQLite store")
+        case .invocation(_, let selector, _):
+            throw unsupported("FUNCTION(…, '\(selector)') calls a method in memory; Core Data's SQLite store cannot run it")
+        case .fetch:
+            throw unsupported("FETCH(…) cannot run in a predicate of Core Data's SQLite store")
+        case .anyKey:
+            throw unsupported("ANYKEY is for Spotlight only; Core Data's SQLite store cannot run it")
+        case .setOperation(let op, _, _):
+            throw unsupported("set expressions (\(op.rawValue)) cannot run in Core Data's SQLite store")
         }
+    }
+
+    /// A key path (possibly with one collection operator) from `scope`, continuing `source` when given.
+    func keyPath(_ components: [KeyPathComponent], from scope: Scope, source: PathSource?) throws -> Operand {
+        var before: [String] = [], after: [String] = []
+        var collectionOperator: CollectionOperator?
+        for component in components {
+            switch component {
+            case .key(let key):
+                if collectionOperator == nil { before.append(key) } else { after.append(key) }
+            case .collectionOperator(let op):
+                if case .other(let name) = op {
+                    throw unsupported("the collection operator @\(name) cannot run in Core Data's SQLite store "
+                                      + "(@count, @sum, @avg, @min and @max can)")
+                }
+                guard collectionOperator == nil else {
+                    throw unsupported("only one collection operator per key path is supported")
+                }
+                collectionOperator = op
+            }
+        }
+        let whole = PredicateKeyPath(components).description
+        let resolved = try resolver.walk(before + after, from: scope, source: source, whole: whole)
+        let element: Operand
+        switch resolved.value {
+        case .attribute(let attribute):
+            element = Operand(sql: resolved.sql, arguments: [], kind: .value, attribute: attribute)
+        case .object(let entity):
+            element = Operand(sql: resolved.sql, arguments: [], kind: .object(entity))
+        }
+        if let op = collectionOperator {
+            guard let source = resolved.source else {
+                throw unsupported("@\(op.name) in '\(whole)' needs a key path through a relationship")
+            }
+            return try checkedAggregate(op, CollectionOperand(source: source, element: element, elementScope: resolved.scope),
+                                        whole: whole)
+        }
+        guard let source = resolved.source else { return element }
+        if source.isToMany {
+            return Operand(sql: "", arguments: [], kind: .collection(CollectionOperand(source: source, element: element,
+                                                                                       elementScope: resolved.scope)))
+        }
+        // A to-one chain: one value, NULL when a related object is missing.
+        let clause = source.clause()
+        return Operand(sql: "(SELECT \(element.sql) \(clause.sql))", arguments: clause.arguments, kind: element.kind,
+                       attribute: element.attribute)
+    }
+
+    private func checkedAggregate(_ op: CollectionOperator, _ collection: CollectionOperand, whole: String) throws -> Operand {
+        if op != .count {
+            guard let attribute = collection.element.attribute else {
+                throw invalid("@\(op.name) needs an attribute after it, e.g. 'employees.@\(op.name).salary' (in '\(whole)')")
+            }
+            let numeric = attribute.type.isNumeric || attribute.type == .date || attribute.type == .boolean
+            if (op == .sum || op == .avg) && !numeric {
+                throw invalid("type mismatch: @\(op.name) needs numbers, but '\(attribute.name)' is \(attribute.type.rawValue)")
+            }
+        }
+        return aggregate(op, collection)
+    }
+
+    /// `(SELECT COUNT(*) | SUM | AVG | MIN | MAX … FROM … WHERE …)`: a correlated aggregate subquery.
+    func aggregate(_ op: CollectionOperator, _ collection: CollectionOperand) -> Operand {
+        let clause = collection.source.clause()
+        let value = collection.element.sql
+        let expression: String
+        var attribute: Attribute?
+        switch op {
+        case .count: expression = "COUNT(*)"
+        case .sum: expression = "COALESCE(SUM(\(value)), 0)"
+        case .avg: expression = "AVG(\(value))"
+        case .min: expression = "MIN(\(value))"; attribute = collection.element.attribute
+        case .max: expression = "MAX(\(value))"; attribute = collection.element.attribute
+        case .other: expression = "NULL"
+        }
+        let elementArguments = op == .count ? [] : collection.element.arguments
+        return Operand(sql: "(SELECT \(expression) \(clause.sql))", arguments: elementArguments + clause.arguments, kind: .value,
+                       attribute: attribute)
+    }
+
+    /// `$x.key…`, `SUBQUERY(…).@count`, `SUBQUERY(…).key`.
+    private func member(_ base: ExpressionNode, _ path: PredicateKeyPath) throws -> Operand {
+        let value = try operand(base)
+        if let collection = value.collection {
+            if path.components == [.collectionOperator(.count)] { return aggregate(.count, collection) }
+            guard let scope = collection.elementScope else {
+                throw invalid("'\(path)' cannot follow a collection of values")
+            }
+            return try keyPath(path.components, from: scope, source: collection.source)
+        }
+        if case .object = value.kind, case .variable(let name) = base, let scope = scopes[name] {
+            return try keyPath(path.components, from: scope, source: nil)
+        }
+        throw unsupported("the key path '\(path)' cannot be applied to '\(PredicateFormatter.format(base))'")
+    }
+
+    /// `SUBQUERY(collection, $x, predicate)`: the collection's rows restricted by the predicate, with `$x`
+    /// bound to each row's object.
+    private func subquery(_ collectionExpression: ExpressionNode, _ variable: String, _ predicate: PredicateNode) throws -> Operand {
+        let value = try operand(collectionExpression)
+        guard var collection = value.collection, let scope = collection.elementScope else {
+            throw invalid("SUBQUERY needs a to-many relationship as its collection, got "
+                          + "'\(PredicateFormatter.format(collectionExpression))'")
+        }
+        var inner = self
+        inner.bindings[variable] = collection.element
+        inner.scopes[variable] = scope
+        let condition = try inner.compile(predicate)
+        collection.source.conditions.append(condition)
+        return Operand(sql: "", arguments: [], kind: .collection(collection))
     }
 
     private func numeric(_ operand: Operand) throws -> Operand {
@@ -144,67 +309,145 @@ extension PredicateCompiler {
             return Operand(sql: "?", arguments: [number == number.rounded() && abs(number) < 9e15
                                                   ? Int64(number).databaseValue : number.databaseValue], kind: .value)
         }
+        switch operand.kind {
+        case .value: break
+        case .null: return Operand(sql: "NULL", arguments: [], kind: .value)
+        default: throw invalid("arithmetic needs numbers, not a list, an object or a to-many key path")
+        }
         if let attribute = operand.attribute, !(attribute.type.isNumeric || attribute.type == .date || attribute.type == .boolean) {
-            throw invalid("arithmetic needs numbers, but '\(attribute.name)' is \(attribute.type.rawValue)")
+            throw invalid("type mismatch: arithmetic needs numbers, but '\(attribute.name)' is \(attribute.type.rawValue)")
         }
         return Operand(sql: operand.sql, arguments: operand.arguments, kind: .value)
     }
 
-    private func column(for path: PredicateKeyPath) throws -> Operand {
-        var keys = path.keys
-        if keys.first == "SELF", keys.count > 1 { keys.removeFirst() }
-        guard keys.count == 1, !path.hasCollectionOperator, let key = keys.first else {
-            throw unsupported("key path '\(path)' crosses a relationship, which is not supported yet")
-        }
-        guard let entityLayout = layout.entity(named: entity.name) else {
-            throw invalid("no table for entity \(entity.name)")
-        }
-        if let attribute = model.attribute(key, of: entity) {
-            guard let column = entityLayout.attributeColumns[key] else {
-                throw invalid("'\(key)' is transient and not stored, so it cannot be used in a predicate")
-            }
-            return Operand(sql: "t.\(column)", arguments: [], kind: .value, attribute: attribute)
-        }
-        if model.relationship(key, of: entity) != nil {
-            throw unsupported("comparing the relationship '\(key)' is not supported yet")
-        }
-        let candidates = model.attributes(of: entity).map(\.name) + model.relationships(of: entity).map(\.name)
-        throw StoreError(.unknownName, "predicate: no attribute '\(key)'" + Suggestion.didYouMean(key, among: candidates),
-                         entity: entity.name)
-    }
-
+    /// NSExpression's functions that SQL can compute. Calls whose arguments are all constants are folded by
+    /// the in-memory evaluator, so both always agree on them.
     private func function(_ name: String, _ arguments: [ExpressionNode]) throws -> Operand {
-        switch (name.lowercased(), arguments.count) {
-        case ("now", 0):
-            return Operand(sql: "?", arguments: [Date().timeIntervalSinceReferenceDate.databaseValue], kind: .value)
-        case ("abs", 1), ("lowercase", 1), ("uppercase", 1), ("floor", 1), ("ceiling", 1), ("sqrt", 1), ("trunc", 1),
-             ("ln", 1), ("exp", 1), ("log", 1):
-            let value = try operand(arguments[0]).bound()
-            let sql: String
-            switch name.lowercased() {
-            case "abs": sql = "abs(\(value.sql))"
-            case "lowercase": sql = "\(SQLFunctions.lowercase)(\(value.sql))"
-            case "uppercase": sql = "\(SQLFunctions.uppercase)(\(value.sql))"
-            default: sql = "\(SQLFunctions.math)('\(name.lowercased())', \(value.sql))"
+        if name == "random" || name == "random:" || name == "randomn:" {
+            throw unsupported("\(name)() cannot run in Core Data's SQLite store")
+        }
+        if !arguments.isEmpty, arguments.allSatisfy({ $0.constantValue != nil }) || name == "now" {
+            do {
+                let result = try PredicateEvaluator().value(of: .function(name, arguments), with: .null)
+                if let constant = PredicateCompiler.constant(result) {
+                    return constant.isNull ? Operand(sql: "NULL", arguments: [], kind: .null)
+                        : Operand(sql: "?", arguments: [], kind: .constant(constant))
+                }
+            } catch {
+                throw unsupported(error.message)
             }
-            return Operand(sql: sql, arguments: value.arguments, kind: .value)
+        }
+        let aggregates: [String: CollectionOperator] = ["sum:": .sum, "count:": .count, "min:": .min, "max:": .max,
+                                                         "average:": .avg]
+        if let op = aggregates[name], arguments.count == 1 {
+            let value = try operand(arguments[0])
+            guard let collection = value.collection else {
+                throw unsupported("\(name)(…) needs a to-many key path or a constant list")
+            }
+            return try checkedAggregate(op, collection, whole: PredicateFormatter.format(arguments[0]))
+        }
+        switch name {
+        case "now":
+            return Operand(sql: "?", arguments: [], kind: .constant(.date(Date())))
+        case "abs:": return call("abs($0)", try functionArguments(name, arguments, 1))
+        case "floor:", "ceiling:", "sqrt:", "trunc:", "ln:", "exp:", "log:":
+            let fn = String(name.dropLast())
+            return call("\(SQLFunctions.math)('\(fn)', $0)", try functionArguments(name, arguments, 1))
+        case "add:to:": return call("($0 + $1)", try functionArguments(name, arguments, 2))
+        case "from:subtract:": return call("($0 - $1)", try functionArguments(name, arguments, 2))
+        case "multiply:by:": return call("($0 * $1)", try functionArguments(name, arguments, 2))
+        case "divide:by:": return call("($0 / CAST($1 AS REAL))", try functionArguments(name, arguments, 2))
+        case "raise:toPower:": return call("\(SQLFunctions.power)($0, $1)", try functionArguments(name, arguments, 2))
+        case "modulus:by:": return call("\(SQLFunctions.modulus)($0, $1)", try functionArguments(name, arguments, 2))
+        case "bitwiseAnd:with:": return call("($0 & $1)", try functionArguments(name, arguments, 2))
+        case "bitwiseOr:with:": return call("($0 | $1)", try functionArguments(name, arguments, 2))
+        case "bitwiseXor:with:": return call("(($0 | $1) - ($0 & $1))", try functionArguments(name, arguments, 2))
+        case "leftshift:by:": return call("($0 << $1)", try functionArguments(name, arguments, 2))
+        case "rightshift:by:": return call("($0 >> $1)", try functionArguments(name, arguments, 2))
+        case "onesComplement:": return call("(~$0)", try functionArguments(name, arguments, 1))
+        case "lowercase:", "uppercase:":
+            guard arguments.count == 1 else { throw invalid("\(name) takes 1 argument") }
+            let value = try operand(arguments[0]).bound()
+            if let attribute = value.attribute, attribute.type != .string && attribute.type != .uri {
+                throw invalid("type mismatch: \(name) needs a string, but '\(attribute.name)' is \(attribute.type.rawValue)")
+            }
+            let fn = name == "lowercase:" ? SQLFunctions.lowercase : SQLFunctions.uppercase
+            return Operand(sql: "\(fn)(\(value.sql))", arguments: value.arguments, kind: .value)
+        case "noindex:":
+            guard arguments.count == 1 else { throw invalid("noindex: takes 1 argument") }
+            return try operand(arguments[0])
         default:
-            throw unsupported("the function \(name)() cannot run in Core Data's SQLite store")
+            throw unsupported("the function \(name.hasSuffix(":") ? String(name.dropLast()) : name)() cannot run in "
+                              + "Core Data's SQLite store")
         }
     }
 
+
+    private func functionArguments(_ name: String, _ arguments: [ExpressionNode], _ n: Int) throws -> [Operand] {
+        guard arguments.count == n else {
+            throw invalid("\(name) takes \(n) argument\(n == 1 ? "" : "s"), got \(arguments.count)")
+        }
+        var out: [Operand] = []
+        for argument in arguments { out.append(try numeric(operand(argument))) }
+        return out
+    }
+
+    /// Fills `$0`, `$1`… in `template` with the operands' SQL, binding their values in order of appearance.
+    private func call(_ template: String, _ values: [Operand]) -> Operand {
+        var sql = "", arguments: [DatabaseValue] = []
+        var characters = template.makeIterator()
+        while let c = characters.next() {
+            guard c == "$", let digit = characters.next(), let i = digit.wholeNumberValue else {
+                sql.append(c)
+                continue
+            }
+            sql += values[i].sql
+            arguments += values[i].arguments
+        }
+        return Operand(sql: sql, arguments: arguments, kind: .value)
+    }
+
+    static func constant(_ value: EvaluationValue) -> PredicateValue? {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .date(let d): return .date(d)
+        case .collection(let items):
+            var out: [PredicateValue] = []
+            for item in items {
+                guard let c = constant(item) else { return nil }
+                out.append(c)
+            }
+            return .array(out)
+        case .object: return nil
+        }
+    }
+
+    /// `CAST(x, 'NSDate' | 'NSNumber' | 'NSString')`. Constants are folded (a date from seconds since 2001 or
+    /// from an ISO 8601 string); column values are converted in SQL.
     private func cast(_ inner: ExpressionNode, _ type: String) throws -> Operand {
         let value = try operand(inner)
+        if case .constant(let constant) = value.kind {
+            do {
+                let result = try PredicateEvaluator().value(of: .cast(.constant(constant), type: type), with: .null)
+                if let folded = PredicateCompiler.constant(result) {
+                    return Operand(sql: "?", arguments: [], kind: .constant(folded))
+                }
+            } catch {
+                throw invalid(error.message)
+            }
+        }
         switch type {
         case "NSDate":
-            if case .constant(let constant) = value.kind {
-                if let number = constant.numericValue { return Operand(sql: "?", arguments: [], kind: .constant(.date(Date(timeIntervalSinceReferenceDate: number)))) }
-                if case .string(let text) = constant, let seconds = DateParsing.secondsSince2001(text) {
-                    return Operand(sql: "?", arguments: [], kind: .constant(.date(Date(timeIntervalSinceReferenceDate: seconds))))
-                }
-                throw invalid("CAST(…, 'NSDate') needs seconds since 2001-01-01 or an ISO 8601 date")
+            if let attribute = value.attribute, !(attribute.type == .date || attribute.type.isNumeric) {
+                throw invalid("type mismatch: CAST(…, 'NSDate') needs a number, but '\(attribute.name)' is "
+                              + attribute.type.rawValue)
             }
-            return Operand(sql: value.sql, arguments: value.arguments, kind: .value)
+            let bound = value.bound()
+            return Operand(sql: bound.sql, arguments: bound.arguments, kind: .value)
         case "NSNumber":
             let bound = value.bound()
             return Operand(sql: "CAST(\(bound.sql) AS NUMERIC)", arguments: bound.arguments, kind: .value)

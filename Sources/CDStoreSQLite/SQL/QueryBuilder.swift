@@ -16,6 +16,8 @@ struct QueryBuilder {
     let attributesByEntity: [Int: (name: String, attributes: [Attribute])]
     let condition: SQLFragment
     let order: [String]
+    /// Values bound in ``order`` (after the condition's).
+    let orderArguments: [DatabaseValue]
 
     var table: String { entityLayout.table }
 
@@ -54,27 +56,41 @@ struct QueryBuilder {
                 : SQLFragment("t.Z_PK IN (\(Array(repeating: "?", count: primaryKeys.count).joined(separator: ", ")))",
                               primaryKeys.map(\.databaseValue)))
         }
+        let aliases = AliasGenerator()
         if let predicate = request.predicate {
-            conditions.append(try PredicateCompiler(model: model, layout: layout, entity: entity).compile(predicate))
+            conditions.append(try PredicateCompiler(model: model, layout: layout, entity: entity, aliases: aliases)
+                .compile(predicate))
         }
         condition = conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions.map {
             SQLFragment("(\($0.sql))", $0.arguments)
         }, separator: " AND ")
 
+        // Sort keys are attributes or to-one key paths (`department.name`), the latter as correlated scalar
+        // subqueries that are NULL, and so sort first, when a related object is missing.
         var order: [String] = []
+        var orderArguments: [DatabaseValue] = []
+        let resolver = KeyPathResolver(model: model, layout: layout, aliases: aliases)
+        let scope = Scope(alias: "t", entity: entity, layout: entityLayout)
         for descriptor in request.sort {
-            guard let attribute = model.attribute(descriptor.keyPath, of: entity),
-                  let column = entityLayout.attributeColumns[attribute.name] else {
-                throw StoreError(.unknownName, "cannot sort by '\(descriptor.keyPath)': no such attribute"
-                                 + Suggestion.didYouMean(descriptor.keyPath, among: model.attributes(of: entity).map(\.name)),
+            let resolved: (fragment: SQLFragment, attribute: Attribute?)
+            do {
+                resolved = try resolver.scalar(descriptor.keyPath, from: scope)
+            } catch let error as StoreError {
+                throw StoreError(error.code, "cannot sort by '\(descriptor.keyPath)': "
+                                 + error.message.replacingOccurrences(of: "predicate: ", with: ""), entity: entity.name)
+            }
+            guard let attribute = resolved.attribute else {
+                throw StoreError(.invalidInput, "cannot sort by '\(descriptor.keyPath)': it is a relationship, not an attribute",
                                  entity: entity.name)
             }
             let collated = descriptor.caseInsensitive && attribute.type == .string
-                ? "\(SQLFunctions.caseFold)(t.\(column))" : "t.\(column)"
+                ? "\(SQLFunctions.caseFold)(\(resolved.fragment.sql))" : resolved.fragment.sql
             order.append(collated + (descriptor.ascending ? " ASC" : " DESC"))
+            orderArguments += resolved.fragment.arguments
         }
         order.append("t.Z_PK ASC")
         self.order = order
+        self.orderArguments = orderArguments
     }
 
     /// `Z_ENT = n` or `Z_ENT BETWEEN n AND m`, unless the table holds only this entity's objects anyway.
@@ -101,7 +117,7 @@ struct QueryBuilder {
     func selectStatement() -> SQLFragment {
         let columns = (["t.Z_PK", "t.Z_ENT"] + selected.map { "t.\($0.column)" }).joined(separator: ", ")
         return SQLFragment("SELECT \(columns) FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))"
-                           + window, condition.arguments)
+                           + window, condition.arguments + orderArguments)
     }
 
     func countStatement() -> SQLFragment {
@@ -109,12 +125,12 @@ struct QueryBuilder {
             return SQLFragment("SELECT COUNT(*) FROM \(table) t WHERE \(condition.sql)", condition.arguments)
         }
         return SQLFragment("SELECT COUNT(*) FROM (SELECT t.Z_PK FROM \(table) t WHERE \(condition.sql) ORDER BY "
-                           + order.joined(separator: ", ") + window + ")", condition.arguments)
+                           + order.joined(separator: ", ") + window + ")", condition.arguments + orderArguments)
     }
 
     func objectKeyStatement() -> SQLFragment {
         SQLFragment("SELECT t.Z_PK, t.Z_ENT FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))" + window,
-                    condition.arguments)
+                    condition.arguments + orderArguments)
     }
 
     func object(from row: Row) -> FetchedObject {

@@ -16,6 +16,8 @@ enum SQLFunctions {
     static let power = "cdstore_pow"
     /// `cdstore_math(name, x)`: NSExpression's one-argument math functions.
     static let math = "cdstore_math"
+    /// `cdstore_fmod(x, y)`: NSExpression's `modulus:by:` (a floating-point remainder).
+    static let modulus = "cdstore_fmod"
     /// Unicode case folding for case-insensitive sorting.
     static let caseFold = "cdstore_casefold"
 
@@ -43,6 +45,10 @@ enum SQLFunctions {
         db.add(function: DatabaseFunction(power, argumentCount: 2, pure: true) { values in
             guard let x = Double.fromDatabaseValue(values[0]), let y = Double.fromDatabaseValue(values[1]) else { return nil }
             return Foundation.pow(x, y)
+        })
+        db.add(function: DatabaseFunction(modulus, argumentCount: 2, pure: true) { values in
+            guard let x = Double.fromDatabaseValue(values[0]), let y = Double.fromDatabaseValue(values[1]) else { return nil }
+            return Foundation.fmod(x, y)
         })
         db.add(function: DatabaseFunction(math, argumentCount: 2, pure: true) { values in
             guard let name = String.fromDatabaseValue(values[0]), let x = Double.fromDatabaseValue(values[1]) else { return nil }
