@@ -45,6 +45,8 @@ struct Sandbox {
     static func anonymized(_ text: String) -> String {
         text.replacingOccurrences(of: #"x-coredata://[0-9A-F-]{36}/"#, with: "x-coredata://<store-uuid>/",
                                   options: .regularExpression)
+            .replacingOccurrences(of: #""storeUUID":"[0-9A-F-]{36}""#, with: #""storeUUID":"<store-uuid>""#,
+                                  options: .regularExpression)
     }
 
     /// Parses JSON output into objects.
@@ -57,8 +59,7 @@ struct Sandbox {
 /// file is (re)written instead and the check passes. A missing file fails, with how to record it.
 func assertSnapshot(_ output: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     // Each run makes stores with new UUIDs; object IDs name them.
-    let text = output.replacingOccurrences(of: #"x-coredata://[0-9A-F-]{36}/"#, with: "x-coredata://<store-uuid>/",
-                                           options: .regularExpression)
+    let text = Sandbox.anonymized(output)
     let url = Corpus.packageRoot.appendingPathComponent("Tests/Snapshots").appendingPathComponent(name)
     if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
