@@ -51,9 +51,10 @@ struct StoreOptions: ParsableArguments {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
-        let model = try loadModel()
-        return try Store.open(at: path, model: model?.model,
-                              options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly))
+        let store = try Store.open(at: path, loaded: try loadModel(),
+                                   options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly))
+        for warning in store.warnings { Console.warn(warning) }
+        return store
     }
 
     /// Runs `body` with the opened store. When the store was created for this command and the command fails,

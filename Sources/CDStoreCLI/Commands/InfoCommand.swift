@@ -1,0 +1,109 @@
+import ArgumentParser
+import CDStoreSQLite
+import Foundation
+
+/// `cdstore info`: what a store is.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print a store's metadata, its entities' version hashes against the model, and object counts.",
+        discussion: """
+        Shows the store UUID, the Core Data framework version that wrote it, the model version identifiers, \
+        journal mode, whether it carries a cached model, and per entity its number, whether its version hash \
+        matches the model, and how many objects it has. Works on any Core Data store, read-only.
+
+        Examples:
+          cdstore info --store App.sqlite
+          cdstore info --store App.sqlite --model App.xcdatamodeld --format json
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: ArgumentHelp("Output format: text or json (default text).", valueName: "format"))
+    var format: ModelShowFormat = .text
+
+    func run() throws {
+        var options = storeOptions
+        options.readOnly = true
+        let info = try options.withStore(create: false) { store in try store.info() }
+        let output = TextOutput.standardOutput()
+        switch format {
+        case .json: output.line(JSONText.encode(Self.json(info)))
+        case .text: Self.text(info, output)
+        }
+        output.close()
+    }
+
+    static func text(_ info: StoreInfo, _ output: TextOutput) {
+        let rows: [(String, String)] = [
+            ("store", info.path), ("uuid", info.uuid), ("type", info.storeType ?? "(none)"),
+            ("framework version", info.frameworkVersion.map(String.init) ?? "(none)"),
+            ("model identifiers", info.versionIdentifiers.isEmpty ? "(none)" : info.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")),
+            ("journal mode", info.journalMode), ("auto vacuum", String(info.autoVacuum)), ("page size", String(info.pageSize)),
+            ("model cache", info.hasCoreDataModelCache ? "Z_MODELCACHE" : info.hasCDStoreModel ? "cdstore model in metadata" : "none"),
+            ("model used", info.modelSource.rawValue),
+            ("hashes", info.hashesMatch ? "match the model" : "differ from the model"),
+        ]
+        for (label, value) in rows { output.line(label.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }
+        output.line("")
+        let width = max(6, info.entities.map(\.name.count).max() ?? 0)
+        output.line("Z_ENT  " + "entity".padding(toLength: width, withPad: " ", startingAt: 0) + "  objects  Z_MAX  hash")
+        for entity in info.entities {
+            let number = String(entity.number).padding(toLength: 5, withPad: " ", startingAt: 0)
+            let objects = String(entity.objects).padding(toLength: 7, withPad: " ", startingAt: 0)
+            let zMax = String(entity.maxPrimaryKey).padding(toLength: 5, withPad: " ", startingAt: 0)
+            let hash = entity.storedHash == nil ? "missing" : entity.hashMatches ? "ok" : "differs"
+            output.line("\(number)  \(entity.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(objects)  \(zMax)  \(hash)")
+        }
+        for history in info.historyEntities {
+            output.line("\(history.number)  \(history.name) (persistent history): \(history.rows) rows")
+        }
+    }
+
+    static func json(_ info: StoreInfo) -> ObjectValue {
+        .dictionary([
+            ("path", .string(info.path)), ("uuid", .string(info.uuid)), ("storeType", info.storeType.map { .string($0) } ?? .null),
+            ("frameworkVersion", info.frameworkVersion.map { .integer(Int64($0)) } ?? .null),
+            ("versionIdentifiers", .array(info.versionIdentifiers.map { .string($0) })),
+            ("journalMode", .string(info.journalMode)), ("autoVacuum", .integer(Int64(info.autoVacuum))),
+            ("pageSize", .integer(Int64(info.pageSize))), ("coreDataModelCache", .bool(info.hasCoreDataModelCache)),
+            ("cdstoreModel", .bool(info.hasCDStoreModel)), ("modelSource", .string(info.modelSource.rawValue)),
+            ("hashesMatch", .bool(info.hashesMatch)), ("metadataKeys", .array(info.metadataKeys.map { .string($0) })),
+            ("entities", .array(info.entities.map { entity in
+                .dictionary([("name", .string(entity.name)), ("number", .integer(Int64(entity.number))),
+                             ("super", .integer(Int64(entity.superNumber))), ("hash", entity.storedHash.map { .string($0) } ?? .null),
+                             ("hashMatches", .bool(entity.hashMatches)), ("objects", .integer(Int64(entity.objects))),
+                             ("zMax", .integer(entity.maxPrimaryKey))])
+            })),
+            ("history", .array(info.historyEntities.map {
+                .dictionary([("name", .string($0.name)), ("number", .integer(Int64($0.number))), ("rows", .integer(Int64($0.rows)))])
+            })),
+        ])
+    }
+}
+
+/// `cdstore verify`: is the store sound?
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a store's integrity as Core Data needs it; prints \"ok\" or each problem (exit status 1).",
+        discussion: """
+        Checks the metadata hashes against the model, Z_PRIMARYKEY, the tables and columns of the layout, every \
+        row's Z_ENT, Z_MAX against the largest Z_PK, foreign keys and join tables pointing at existing objects \
+        of the right entity, and both sides of one-to-one relationships. Read-only.
+
+        Example:
+          cdstore verify --store Seed.sqlite
+        """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        var options = storeOptions
+        options.readOnly = true
+        let problems = try options.withStore(create: false) { store in try store.verify() }
+        for problem in problems { print(problem.description) }
+        if !problems.isEmpty { throw ExitCode(ExitStatus.badInput.rawValue) }
+        print("ok")
+    }
+}

@@ -1,0 +1,42 @@
+import CDStoreModel
+import Foundation
+import GRDB
+
+extension Store {
+    /// Creates a new, empty store laid out as Core Data lays out `loaded` (coredata-format.md §1.12): incremental
+    /// auto-vacuum and 4 KiB pages before the first table, WAL, `Z_PRIMARYKEY`, `Z_METADATA`, the entity tables,
+    /// join tables and indexes.
+    static func create(at path: String, loaded: LoadedModel, uuid: String?) throws -> Store {
+        let model = loaded.model
+        let layout = StoreLayout(model: model, options: .init(propertyOrder: loaded.propertyOrder))
+        let metadata = try StoreMetadata.new(for: model, uuid: uuid ?? UUID().uuidString)
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
+            try database.writeWithoutTransaction { db in
+                // auto_vacuum only takes effect before the first table exists; WAL cannot change inside a transaction.
+                try db.execute(sql: "PRAGMA auto_vacuum = 2")
+                try db.execute(sql: "PRAGMA page_size = 4096")
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                try db.inTransaction {
+                    try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+                    try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+                    for statement in layout.createStatements { try db.execute(sql: statement) }
+                    for entity in layout.entities {
+                        try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                       arguments: [entity.number, entity.name, entity.superNumber])
+                    }
+                    try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                   arguments: [metadata.uuid, try metadata.encodedPlist()])
+                    return .commit
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.cannotOpen, "cannot create a store at \(path): \(error)")
+        }
+        return Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: true,
+                     isReadOnly: false, modelSource: .given)
+    }
+}

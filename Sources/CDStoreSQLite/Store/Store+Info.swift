@@ -1,0 +1,90 @@
+import CDStoreModel
+import Foundation
+import GRDB
+
+/// What `cdstore info` shows about a store.
+public struct StoreInfo: Sendable {
+    /// One entity's line: its number, its hashes and its objects.
+    public struct EntityInfo: Sendable {
+        public var name: String
+        /// `Z_ENT`.
+        public var number: Int
+        /// The parent's `Z_ENT`, 0 for a root.
+        public var superNumber: Int
+        /// The hash in the store's metadata (base64), nil when the metadata has none for it.
+        public var storedHash: String?
+        /// Whether the stored hash equals the model's.
+        public var hashMatches: Bool
+        /// Objects of exactly this entity.
+        public var objects: Int
+        /// `Z_MAX` (only the root row of a hierarchy carries it).
+        public var maxPrimaryKey: Int64
+    }
+
+    public var path: String
+    public var uuid: String
+    public var storeType: String?
+    public var frameworkVersion: Int?
+    public var versionIdentifiers: [String]
+    public var hashesVersion: Int?
+    public var journalMode: String
+    public var autoVacuum: Int
+    public var pageSize: Int
+    /// Whether the store carries Core Data's model cache (`Z_MODELCACHE` with content).
+    public var hasCoreDataModelCache: Bool
+    /// Whether the store carries cdstore's JSON model in its metadata.
+    public var hasCDStoreModel: Bool
+    /// Where the model used to read the store came from.
+    public var modelSource: Store.ModelSource
+    /// Metadata keys, sorted.
+    public var metadataKeys: [String]
+    public var entities: [EntityInfo]
+    /// Persistent-history (ancillary) entities in `Z_PRIMARYKEY` (numbers from 16000), with their row counts.
+    public var historyEntities: [(name: String, number: Int, rows: Int)]
+
+    /// Whether every entity's stored hash equals the model's.
+    public var hashesMatch: Bool { entities.allSatisfy(\.hashMatches) }
+}
+
+extension Store {
+    /// The store's metadata, model hashes against its metadata, and row counts per entity.
+    ///
+    /// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)` plus counts.
+    public func info() throws -> StoreInfo {
+        try read { db in
+            let stored = metadata.entityHashes
+            let current = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
+            let primaryKeys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            var entities: [StoreInfo.EntityInfo] = []
+            for entity in layout.entities {
+                let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.table) WHERE Z_ENT = ?",
+                                               arguments: [entity.number]) ?? 0
+                let row = primaryKeys.first { ($0["Z_ENT"] as Int) == entity.number }
+                entities.append(StoreInfo.EntityInfo(
+                    name: entity.name, number: entity.number, superNumber: entity.superNumber,
+                    storedHash: stored[entity.name]?.base64EncodedString(),
+                    hashMatches: stored[entity.name] != nil && stored[entity.name] == current[entity.name],
+                    objects: objects, maxPrimaryKey: row?["Z_MAX"] ?? 0))
+            }
+            var history: [(String, Int, Int)] = []
+            for row in primaryKeys where (row["Z_ENT"] as Int) >= 16000 {
+                let name: String = row["Z_NAME"] ?? ""
+                let table = "A" + name.uppercased()
+                let rows = try db.tableExists(table) ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 : 0
+                history.append((name, row["Z_ENT"], rows))
+            }
+            let cacheBytes: Int = try db.tableExists("Z_MODELCACHE")
+                ? try Int.fetchOne(db, sql: "SELECT LENGTH(Z_CONTENT) FROM Z_MODELCACHE LIMIT 1") ?? 0 : 0
+            return StoreInfo(
+                path: path, uuid: metadata.uuid, storeType: metadata.plist?["NSStoreType"] as? String,
+                frameworkVersion: metadata.persistenceFrameworkVersion, versionIdentifiers: metadata.versionIdentifiers,
+                hashesVersion: (metadata.plist?["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,
+                journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
+                autoVacuum: try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0,
+                pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0,
+                hasCoreDataModelCache: cacheBytes > 0, hasCDStoreModel: metadata.cachedModel != nil,
+                modelSource: modelSource, metadataKeys: metadata.plist.map { Array($0.keys).sorted() } ?? [],
+                entities: entities, historyEntities: history)
+        }
+    }
+}

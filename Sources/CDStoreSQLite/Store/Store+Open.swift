@@ -1,0 +1,135 @@
+import CDStoreModel
+import Foundation
+import GRDB
+
+extension Store {
+    /// Opens the store at `path` with `model`; see ``open(at:loaded:options:)``.
+    public static func open(at path: String, model: ManagedObjectModel?, options: Options = .init()) throws -> Store {
+        try open(at: path, loaded: model.map { LoadedModel(model: $0, file: URL(fileURLWithPath: path), format: .json) },
+                 options: options)
+    }
+
+    /// Opens the store at `path`, creating it for `loaded` when the file does not exist.
+    ///
+    /// Version hashes decide, as in Core Data: an existing store must have been saved with a model whose entity
+    /// hashes equal `loaded`'s (otherwise ``StoreError/Code/modelMismatch``, Core Data's error 134100). With no
+    /// model, the store's own is used: the JSON model cdstore keeps in stores it made, else the model Core Data
+    /// caches in `Z_MODELCACHE` (``StoreError/Code/noModel`` when there is neither: 134130).
+    public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard options.createIfMissing, !options.readOnly else { throw StoreError(.cannotOpen, "no store at \(path)") }
+            guard let loaded else {
+                throw StoreError(.noModel, "no store at \(path), and no model to create one with (give --model)")
+            }
+            return try create(at: path, loaded: loaded, uuid: options.uuid)
+        }
+        let readOnly = options.readOnly || !FileManager.default.isWritableFile(atPath: path)
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly))
+            _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        } catch {
+            throw StoreError(.cannotOpen, "\(path) is not a SQLite database (\(Self.describe(error)))")
+        }
+        let metadata = try readMetadata(database, path: path)
+        var warnings: [String] = []
+        let (model, source, propertyOrder) = try resolveModel(loaded, metadata: metadata, database: database, path: path,
+                                                              warnings: &warnings)
+        let frameworkVersion = metadata.persistenceFrameworkVersion ?? StoreMetadata.frameworkVersion
+        var layout = StoreLayout(model: model, options: .init(propertyOrder: propertyOrder,
+                                                              indexStyle: .forFrameworkVersion(frameworkVersion)))
+        let numbers = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+                .reduce(into: [String: Int]()) { $0[$1["Z_NAME"] ?? ""] = $1["Z_ENT"] }
+        }
+        if let renumbered = try layout.renumbered(byStoreNumbers: numbers) { layout = renumbered }
+        try registerTriggerFunctions(database)
+        return Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: false,
+                     isReadOnly: readOnly, modelSource: source, warnings: warnings)
+    }
+
+    /// The model to use: the one given (its hashes must match the store's), cdstore's cached JSON model, or Core
+    /// Data's `Z_MODELCACHE`.
+    private static func resolveModel(_ loaded: LoadedModel?, metadata: StoreMetadata, database: DatabaseQueue, path: String,
+                                     warnings: inout [String]) throws -> (ManagedObjectModel, ModelSource, [String: [String]]) {
+        if let loaded {
+            if metadata.plist == nil {
+                warnings.append("the store's metadata plist is NULL, so its model cannot be checked against the one given")
+            } else {
+                let differences = metadata.hashDifferences(from: loaded.model)
+                guard differences.isEmpty else {
+                    throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100): "
+                                     + "entity hashes differ for \(differences.joined(separator: ", "))")
+                }
+            }
+            return (loaded.model, .given, loaded.propertyOrder)
+        }
+        if let cached = metadata.cachedModel {
+            return (try JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)).model, .cdstoreCache, [:])
+        }
+        let blob: Data? = try database.read { db in
+            guard try db.tableExists("Z_MODELCACHE") else { return nil }
+            return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+        }
+        guard let blob, !blob.isEmpty else {
+            let identifiers = metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw StoreError(.noModel, "the store carries no model (no Z_MODELCACHE) and none was given (Core Data error "
+                             + "134130); give --model — the store's model version identifiers are [\(identifiers)]")
+        }
+        let cache: LoadedModel
+        do {
+            cache = try ModelCacheDecoder.decode(blob, file: URL(fileURLWithPath: path + "#Z_MODELCACHE"))
+        } catch {
+            throw StoreError(.noModel, "cannot read the model cached in Z_MODELCACHE (\(error)); give --model")
+        }
+        warnings += cache.warnings
+        if metadata.plist != nil, !metadata.hashDifferences(from: cache.model).isEmpty {
+            warnings.append("the model in Z_MODELCACHE does not match the store's version hashes; using it anyway")
+        }
+        return (cache.model, .coreDataCache, cache.propertyOrder)
+    }
+
+    static func readMetadata(_ database: DatabaseQueue, path: String) throws -> StoreMetadata {
+        do {
+            return try database.read { db in
+                guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
+                    throw StoreError(.cannotOpen, "\(path) is not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)")
+                }
+                guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") else {
+                    throw StoreError(.cannotOpen, "\(path) has an empty Z_METADATA table")
+                }
+                return try StoreMetadata.decode(uuid: row["Z_UUID"] ?? "", plist: row["Z_PLIST"])
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.cannotOpen, "cannot read \(path): \(describe(error))")
+        }
+    }
+
+    /// Core Data's triggers (derived attributes, persistent history) call functions Core Data registers on its
+    /// own connections; without them any write to those tables fails. They are registered as no-ops: cdstore
+    /// does not maintain derived values or history (coredata-format.md §1.8).
+    private static func registerTriggerFunctions(_ database: DatabaseQueue) throws {
+        let triggers = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL")
+        }
+        guard !triggers.isEmpty else { return }
+        let call = try NSRegularExpression(pattern: #"\b(NS[A-Za-z0-9_]*|_?CD[A-Za-z0-9_]*)\s*\("#)
+        var names: Set<String> = []
+        for sql in triggers {
+            for match in call.matches(in: sql, range: NSRange(sql.startIndex..., in: sql)) {
+                if let range = Range(match.range(at: 1), in: sql) { names.insert(String(sql[range])) }
+            }
+        }
+        try database.writeWithoutTransaction { db in
+            for name in names.sorted() {
+                db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
+            }
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        (error as? DatabaseError)?.message ?? String(describing: error)
+    }
+}
