@@ -23,6 +23,8 @@ let package = Package(
     targets: [
         // zlib for the raw-DEFLATE model cache Core Data keeps in stores (Z_MODELCACHE).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // GNU readline for the REPL's line editing, history and completion.
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
         .target(
             name: "CDStoreModel",
             dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
@@ -36,7 +38,7 @@ let package = Package(
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite",
+                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
