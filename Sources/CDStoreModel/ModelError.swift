@@ -49,16 +49,7 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var location = ""
-        if let file {
-            location = file
-            if let line { location += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-            location += ": "
-        }
-        var subject = ""
-        if let entity {
-            subject = "entity '\(entity)'" + (property.map { ", property '\($0)'" } ?? "") + ": "
-        }
-        return location + subject + message
+        ModelPlace.location(file: file, line: line, column: column) + ModelPlace.subject(entity: entity, property: property)
+            + message
     }
 }

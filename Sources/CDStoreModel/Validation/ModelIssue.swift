@@ -64,16 +64,7 @@ public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = ""
-        if let file {
-            text = file
-            if let line { text += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-            text += ": "
-        }
-        if severity == .warning { text += "warning: " }
-        if let entity {
-            text += "entity '\(entity)'" + (property.map { ", property '\($0)'" } ?? "") + ": "
-        }
-        return text + message
+        ModelPlace.location(file: file, line: line, column: column) + (severity == .warning ? "warning: " : "")
+            + ModelPlace.subject(entity: entity, property: property) + message
     }
 }
