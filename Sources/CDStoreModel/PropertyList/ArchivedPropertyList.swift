@@ -50,8 +50,14 @@ extension KeyedArchive {
     /// and NSMutableDictionary (`NS.keys`/`NS.objects`), NSString/NSMutableString (`NS.string`), NSDate
     /// (`NS.time`), NSData/NSMutableData (`NS.data`), NSNull; numbers, strings and data written inline.
     public func propertyListRoot() throws -> ArchivedPropertyList {
+        try propertyListObject(at: root)
+    }
+
+    /// The object at `index` of `$objects` (and everything it refers to) as property-list values; throws
+    /// ``UnsupportedContent`` as ``propertyListRoot()`` does.
+    public func propertyListObject(at index: Int) throws -> ArchivedPropertyList {
         var visiting = Set<Int>()
-        return try archivedValue(.uid(root), visiting: &visiting)
+        return try archivedValue(.uid(index), visiting: &visiting)
     }
 
     private func archivedValue(_ value: PropertyListValue, visiting: inout Set<Int>) throws -> ArchivedPropertyList {
