@@ -81,7 +81,7 @@ public enum TransformableCoding {
 
     /// The bytes of a base64 string that holds a binary property list, else nil.
     static func rawArchive(_ text: String) -> Data? {
-        guard text.hasPrefix("YnBsaXN0MDA"), let data = Data(base64Encoded: text),
+        guard text.hasPrefix("YnBsaXN0MD"), let data = Data(base64Encoded: text),
               data.starts(with: Array("bplist00".utf8)) else { return nil }
         return data
     }
