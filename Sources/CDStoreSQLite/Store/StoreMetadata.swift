@@ -66,10 +66,11 @@ public struct StoreMetadata: @unchecked Sendable {
     /// The JSON model cdstore cached in the store, if it made the store.
     public var cachedModel: Data? { plist?[Self.cachedModelKey] as? Data }
 
-    /// The binary property list for `Z_PLIST`.
+    /// The binary property list for `Z_PLIST`: the same metadata always gives the same bytes (keys sorted,
+    /// see ``BinaryPropertyListWriter``), unlike `PropertyListSerialization`, whose order changes per process.
     public func encodedPlist() throws -> Data? {
         guard let plist else { return nil }
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        return try BinaryPropertyListWriter.data(try PropertyListValue(foundationObject: plist))
     }
 
     /// Reads `Z_PLIST` contents (nil for a NULL column).

@@ -47,9 +47,14 @@ public enum AttributeCoding {
                 throw mismatch(attribute, "expected a UUID like E621E1F8-C36C-495A-93FC-0C247A3E6E5F, got \(input.summary)")
             }
             return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
+        case .transformable where TransformableCoding.usesKeyedArchive(attribute):
+            return try TransformableCoding.storedBytes(input, for: attribute).databaseValue
         case .binary, .transformable:
             guard case .string(let s) = input, let data = Data(base64Encoded: s) else {
                 throw mismatch(attribute, "expected base64-encoded data, got \(input.summary)")
+            }
+            if attribute.type == .binary && attribute.allowsExternalBinaryDataStorage {
+                return ExternalBinaryData.storedValue(data).databaseValue
             }
             return data.databaseValue
         case .undefined, .objectID, .composite:
@@ -58,7 +63,26 @@ public enum AttributeCoding {
     }
 
     /// The typed value of a stored column value.
+    ///
+    /// A `Binary` value with external storage that lives in an external file cannot be read without the
+    /// store's location: it comes back as the raw column bytes (`0x02 ‖ name ‖ 0x00`). Use
+    /// ``objectValue(_:for:externalData:)`` to read those files.
     public static func objectValue(_ stored: DatabaseValue, for attribute: Attribute) -> ObjectValue {
+        if case .blob(let data) = stored.storage, attribute.type == .binary, attribute.allowsExternalBinaryDataStorage,
+           case .external = ExternalBinaryData.reference(data) {
+            return .data(data)
+        }
+        return (try? objectValue(stored, for: attribute, externalData: nil)) ?? .data(Data())
+    }
+
+    /// The typed value of a stored column value; `Binary` values with external storage that live in an
+    /// external file are read from `externalData` (the store's `_EXTERNAL_DATA` directory). Throws only for
+    /// those: a missing or unreadable file (Core Data error 134185), or no `externalData` given.
+    ///
+    /// Transformable values with a keyed-archive transformer come back as JSON-able values when they hold
+    /// property-list objects (``TransformableCoding``).
+    public static func objectValue(_ stored: DatabaseValue, for attribute: Attribute,
+                                   externalData: ExternalDataLocation?) throws -> ObjectValue {
         switch stored.storage {
         case .null:
             return .null
@@ -87,6 +111,18 @@ public enum AttributeCoding {
                 let b = [UInt8](data)
                 return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
                                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            }
+            if attribute.type == .binary && attribute.allowsExternalBinaryDataStorage {
+                do {
+                    return .data(try ExternalBinaryData.contents(data, location: externalData))
+                } catch let error as StoreError {
+                    var located = error
+                    located.property = located.property ?? attribute.name
+                    throw located
+                }
+            }
+            if TransformableCoding.usesKeyedArchive(attribute) {
+                return TransformableCoding.objectValue(data)
             }
             return .data(data)
         }

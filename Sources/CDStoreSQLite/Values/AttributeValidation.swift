@@ -55,7 +55,12 @@ public struct AttributeValidation: Sendable {
                 }
             }
         case .blob(let data):
-            if attribute.type == .binary { try checkLength(data.count, attribute, unit: "bytes") }
+            if attribute.type == .binary {
+                // External-storage columns carry a one-byte marker before the bytes (ExternalBinaryData).
+                let count = attribute.allowsExternalBinaryDataStorage && data.first == ExternalBinaryData.inlineMarker
+                    ? data.count - 1 : data.count
+                try checkLength(count, attribute, unit: "bytes")
+            }
         }
     }
 

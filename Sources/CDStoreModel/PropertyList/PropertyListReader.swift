@@ -1,37 +1,21 @@
 import Foundation
 
-/// A property-list value with the distinctions keyed archives need and `PropertyListSerialization` on Linux
-/// hides: archiver UIDs (which come out as an opaque `_NSKeyedArchiverUID`), booleans apart from integers,
-/// and the order of dictionary keys is irrelevant here (archives keep order in `NS.keys` arrays).
-enum PropertyListValue: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case real(Double)
-    /// Seconds since 2001-01-01.
-    case date(Double)
-    case data([UInt8])
-    case string(String)
-    /// An NSKeyedArchiver object reference (index into `$objects`).
-    case uid(Int)
-    case array([PropertyListValue])
-    case dictionary([String: PropertyListValue])
-
-    var dictionaryValue: [String: PropertyListValue]? {
-        if case .dictionary(let d) = self { return d }
-        return nil
-    }
-}
-
 /// Reads property lists into ``PropertyListValue``: binary (`bplist00`) with an own reader, XML through
 /// Foundation (with `{"CF$UID": n}` dictionaries turned into UIDs).
-enum PropertyListReader {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public enum PropertyListReader {
+    /// Why bytes could not be read as a property list.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static func read(_ data: Data) throws -> PropertyListValue {
-        let bytes = [UInt8](data)
+    /// Reads a binary (`bplist00`) or XML/OpenStep property list.
+    public static func read(_ data: Data) throws -> PropertyListValue {
+        try read([UInt8](data))
+    }
+
+    /// Reads a binary (`bplist00`) or XML/OpenStep property list.
+    public static func read(_ bytes: [UInt8]) throws -> PropertyListValue {
+        let data = Data(bytes)
         if bytes.starts(with: Array("bplist00".utf8)) {
             var reader = BinaryReader(bytes: bytes)
             return try reader.parse()
@@ -45,9 +29,16 @@ enum PropertyListReader {
         return try convert(object)
     }
 
-    private static func convert(_ object: Any) throws -> PropertyListValue {
+    static func convert(_ object: Any) throws -> PropertyListValue {
         switch object {
         case let b as Bool where type(of: object) == Bool.self: return .bool(b)
+        // Swift numbers by their exact type (`as? Int` would also match an NSNumber holding 2.0).
+        case let n as Int where type(of: object) == Int.self: return .int(Int64(n))
+        case let n as Int64 where type(of: object) == Int64.self: return .int(n)
+        case let n as Int32 where type(of: object) == Int32.self: return .int(Int64(n))
+        case let n as UInt32 where type(of: object) == UInt32.self: return .int(Int64(n))
+        case let d as Double where type(of: object) == Double.self: return .real(d)
+        case let d as Float where type(of: object) == Float.self: return .real(Double(d))
         case let s as String: return .string(s)
         case let d as Data: return .data([UInt8](d))
         case let d as Date: return .date(d.timeIntervalSinceReferenceDate)
@@ -58,6 +49,8 @@ enum PropertyListReader {
         case let n as NSNumber:
             let type = String(cString: n.objCType)
             if type == "d" || type == "f" { return .real(n.doubleValue) }
+            // NSNumber(value: true) on Linux: a `char` of 0 or 1 (Foundation itself reads plist booleans as Bool).
+            if type == "c", n.int64Value == 0 || n.int64Value == 1 { return .bool(n.boolValue) }
             return .int(n.int64Value)
         default:
             // Foundation on Linux turns `{"CF$UID": n}` into an opaque `_NSKeyedArchiverUID` with a `value`.

@@ -5,24 +5,32 @@ import Foundation
 ///
 /// Foundation on Linux has no NSKeyedUnarchiver for Core Data's classes, so the graph is walked by hand. An
 /// object is addressed by its index in `$objects`; index 0 is `$null` (nil).
-struct KeyedArchive {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public struct KeyedArchive: Sendable {
+    /// Why bytes are not a keyed archive.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// `$objects`.
-    let objects: [PropertyListValue]
+    public let objects: [PropertyListValue]
     /// The index of the `$top` object named `root`.
-    let root: Int
+    public let root: Int
 
     /// Parses an archive from property-list bytes.
-    init(data: Data) throws {
-        let plist: PropertyListValue
+    public init(data: Data) throws {
+        try self.init(plist: try Self.readPlist(data))
+    }
+
+    private static func readPlist(_ data: Data) throws -> PropertyListValue {
         do {
-            plist = try PropertyListReader.read(data)
+            return try PropertyListReader.read(data)
         } catch let failure as PropertyListReader.Failure {
             throw Failure(description: failure.description)
         }
+    }
+
+    /// Reads an archive from an already parsed property list.
+    public init(plist: PropertyListValue) throws {
         guard let top = plist.dictionaryValue else { throw Failure(description: "not a keyed archive (no dictionary at the top)") }
         guard case .string(let archiver)? = top["$archiver"], archiver == "NSKeyedArchiver" else {
             throw Failure(description: "not a keyed archive (no $archiver = NSKeyedArchiver)")
@@ -40,13 +48,13 @@ struct KeyedArchive {
     // MARK: - Objects
 
     /// The index a value refers to, or nil for `$null`/non-references.
-    func reference(_ value: PropertyListValue?) -> Int? {
+    public func reference(_ value: PropertyListValue?) -> Int? {
         guard case .uid(let n)? = value, n > 0, n < objects.count else { return nil }
         return n
     }
 
     /// A value with a UID replaced by the object it names (nil for `$null` or an absent value).
-    func resolve(_ value: PropertyListValue?) -> PropertyListValue? {
+    public func resolve(_ value: PropertyListValue?) -> PropertyListValue? {
         guard let value else { return nil }
         if case .uid(let n) = value {
             guard n > 0, n < objects.count else { return nil }
@@ -58,20 +66,20 @@ struct KeyedArchive {
     }
 
     /// The fields of the object at `index` (an archived object is a dictionary).
-    func fields(_ index: Int) -> [String: PropertyListValue] {
+    public func fields(_ index: Int) -> [String: PropertyListValue] {
         guard index > 0, index < objects.count, let d = objects[index].dictionaryValue else { return [:] }
         return d
     }
 
     /// The class name of an archived object (`$classname` of its `$class` record).
-    func className(_ index: Int) -> String? {
+    public func className(_ index: Int) -> String? {
         guard let ref = reference(fields(index)["$class"]) else { return nil }
         guard case .string(let name)? = fields(ref)["$classname"] else { return nil }
         return name
     }
 
     /// The class names of an object's class and its superclasses (`$classes`).
-    func classChain(_ index: Int) -> [String] {
+    public func classChain(_ index: Int) -> [String] {
         guard let ref = reference(fields(index)["$class"]), case .array(let list)? = fields(ref)["$classes"] else {
             return className(index).map { [$0] } ?? []
         }
@@ -81,7 +89,7 @@ struct KeyedArchive {
     // MARK: - Values
 
     /// A string value: an inline string, or an archived NSString/NSMutableString.
-    func string(_ value: PropertyListValue?) -> String? {
+    public func string(_ value: PropertyListValue?) -> String? {
         switch resolve(value) {
         case .string(let s)?: return s
         case .dictionary(let d)?:
@@ -92,7 +100,7 @@ struct KeyedArchive {
         }
     }
 
-    func int(_ value: PropertyListValue?) -> Int64? {
+    public func int(_ value: PropertyListValue?) -> Int64? {
         switch resolve(value) {
         case .int(let n)?: return n
         case .bool(let b)?: return b ? 1 : 0
@@ -101,7 +109,7 @@ struct KeyedArchive {
         }
     }
 
-    func double(_ value: PropertyListValue?) -> Double? {
+    public func double(_ value: PropertyListValue?) -> Double? {
         switch resolve(value) {
         case .int(let n)?: return Double(n)
         case .real(let d)?: return d
@@ -110,7 +118,7 @@ struct KeyedArchive {
         }
     }
 
-    func bool(_ value: PropertyListValue?) -> Bool {
+    public func bool(_ value: PropertyListValue?) -> Bool {
         switch resolve(value) {
         case .bool(let b)?: return b
         case .int(let n)?: return n != 0
@@ -119,7 +127,7 @@ struct KeyedArchive {
     }
 
     /// The elements of an archived NSArray/NSSet/NSOrderedSet (as raw values, usually UIDs).
-    func array(_ value: PropertyListValue?) -> [PropertyListValue]? {
+    public func array(_ value: PropertyListValue?) -> [PropertyListValue]? {
         switch resolve(value) {
         case .array(let items)?: return items
         case .dictionary(let d)?:
@@ -131,7 +139,7 @@ struct KeyedArchive {
 
     /// The entries of an archived dictionary in archive order, keys as strings: NSDictionary
     /// (`NS.keys`/`NS.objects`) or `NSKnownKeysDictionary1` (`searchMapping.keys` + `values`).
-    func dictionary(_ value: PropertyListValue?) -> [(key: String, value: PropertyListValue)]? {
+    public func dictionary(_ value: PropertyListValue?) -> [(key: String, value: PropertyListValue)]? {
         guard let resolved = resolve(value) else { return nil }
         guard case .dictionary(let d) = resolved else { return nil }
         if case .array(let keys)? = d["NS.keys"], case .array(let values)? = d["NS.objects"] {
@@ -147,7 +155,7 @@ struct KeyedArchive {
     }
 
     /// A dictionary of strings (userInfo); non-string values are described as text.
-    func stringDictionary(_ value: PropertyListValue?) -> [String: String] {
+    public func stringDictionary(_ value: PropertyListValue?) -> [String: String] {
         var result: [String: String] = [:]
         for (key, item) in dictionary(value) ?? [] {
             result[key] = string(item) ?? describe(item)
@@ -156,7 +164,7 @@ struct KeyedArchive {
     }
 
     /// A short text for a scalar value (numbers, booleans), used where a string was expected.
-    func describe(_ value: PropertyListValue?) -> String {
+    public func describe(_ value: PropertyListValue?) -> String {
         switch resolve(value) {
         case .int(let n)?: return String(n)
         case .real(let d)?: return formatNumber(d)
