@@ -36,6 +36,9 @@ enum ModelDescription {
         if let regex = attribute.regularExpression { fields.append(("regularExpression", .string(regex))) }
         if let expression = attribute.derivationExpression { fields.append(("derivation", .string(expression))) }
         if let transformer = attribute.valueTransformerName { fields.append(("valueTransformer", .string(transformer))) }
+        if attribute.type == .transformable {
+            fields.append(("values", .string(TransformableCoding.usesKeyedArchive(attribute) ? "json" : "base64")))
+        }
         return .dictionary(fields)
     }
 
@@ -73,7 +76,9 @@ enum ModelDescription {
                 if let regex = attribute.regularExpression { notes.append("matches \(regex)") }
                 if let expression = attribute.derivationExpression { notes.append("derived \(expression)") }
                 if attribute.type == .transformable {
-                    notes.append("transformer \(attribute.valueTransformerName ?? "default (secure unarchiver)")")
+                    let transformer = attribute.valueTransformerName ?? "default"
+                    notes.append(TransformableCoding.usesKeyedArchive(attribute)
+                                 ? "transformer \(transformer): values as JSON" : "transformer \(transformer): values as base64 blobs")
                 }
                 return [attribute.name, attribute.type.rawValue, notes.joined(separator: ", ")]
             }

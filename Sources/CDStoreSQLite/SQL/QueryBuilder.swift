@@ -15,6 +15,8 @@ struct QueryBuilder {
     /// Attribute names of each concrete entity number, in output order.
     let attributesByEntity: [Int: (name: String, attributes: [Attribute])]
     let condition: SQLFragment
+    /// Where Binary values kept outside the store live (`.<store>_SUPPORT/_EXTERNAL_DATA`).
+    let externalData: ExternalDataLocation?
     let order: [String]
     /// Values bound in ``order`` (after the condition's).
     let orderArguments: [DatabaseValue]
@@ -22,6 +24,7 @@ struct QueryBuilder {
     var table: String { entityLayout.table }
 
     init(store: Store, request: ObjectFetchRequest) throws {
+        externalData = store.externalDataLocation
         model = store.model
         layout = store.layout
         self.request = request
@@ -133,7 +136,7 @@ struct QueryBuilder {
                     condition.arguments + orderArguments)
     }
 
-    func object(from row: Row) -> FetchedObject {
+    func object(from row: Row) throws -> FetchedObject {
         let pk: Int64 = row[0]
         let number: Int = row[1]
         let (name, attributes) = attributesByEntity[number] ?? (entity.name, [])
@@ -143,7 +146,7 @@ struct QueryBuilder {
         for (i, item) in selected.enumerated() where index[item.attribute.name] == nil { index[item.attribute.name] = i + 2 }
         for attribute in attributes {
             guard let position = index[attribute.name] else { continue }
-            values.append((attribute.name, AttributeCoding.objectValue(row[position], for: attribute)))
+            values.append((attribute.name, try AttributeCoding.objectValue(row[position], for: attribute, externalData: externalData)))
         }
         return FetchedObject(primaryKey: pk, entity: name, values: values)
     }

@@ -29,8 +29,8 @@ extension Store {
         let rows = try Row.fetchAll(db.cachedStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
         var all: [FetchedObject] = []
         for start in stride(from: 0, to: rows.count, by: 256) {
-            var chunk = rows[start..<min(start + 256, rows.count)].map { row -> FetchedObject in
-                var object = query.object(from: row)
+            var chunk = try rows[start..<min(start + 256, rows.count)].map { row -> FetchedObject in
+                var object = try query.object(from: row)
                 object.objectID = ObjectID(storeUUID: metadata.uuid, entity: object.entity, primaryKey: object.primaryKey)
                 return object
             }

@@ -76,6 +76,11 @@ public final class Store: @unchecked Sendable {
         self.validation = AttributeValidation(model: model)
     }
 
+    /// Where Core Data keeps Binary values stored outside the database for this store.
+    var externalDataLocation: ExternalDataLocation? {
+        path.isEmpty || path == ":memory:" ? nil : ExternalDataLocation(storeFile: URL(fileURLWithPath: path))
+    }
+
     static func configuration(readOnly: Bool) -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.readonly = readOnly
