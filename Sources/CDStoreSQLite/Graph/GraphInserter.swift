@@ -31,7 +31,7 @@ struct GraphInserter {
         self.store = store
         self.db = db
         self.options = options
-        self.storage = RelationshipStorage(model: store.model, layout: store.layout)
+        self.storage = RelationshipStorage(model: store.model, layout: store.layout, storeUUID: store.metadata.uuid)
     }
 
     var model: ManagedObjectModel { store.model }
@@ -62,8 +62,10 @@ struct GraphInserter {
             }
         }
 
-        let row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                   validation: store.validation)
+        // With upsert, a record that merges into an existing object needs only valid given attributes; a new
+        // object needs every attribute valid (checked below, once it is known to be new).
+        var row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
+                                   validation: store.validation, validatingMissing: !options.upsert)
         let foreignKeys = Dictionary(toOneTargets.compactMap { edge, target in target.map { (edge.relationship.name, $0.pk) } },
                                      uniquingKeysWith: { a, _ in a })
         let object: ObjectRef
@@ -71,6 +73,10 @@ struct GraphInserter {
             try row.update(existing, table: entityLayout.table, db: db)
             object = existing
         } else {
+            if options.upsert {
+                row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
+                                       validation: store.validation)
+            }
             let pk = try allocator.next(for: entityLayout, layout: store.layout, db: db)
             object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
             do {
