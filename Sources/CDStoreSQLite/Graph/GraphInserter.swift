@@ -62,21 +62,25 @@ struct GraphInserter {
             }
         }
 
-        // With upsert, a record that merges into an existing object needs only valid given attributes; a new
-        // object needs every attribute valid (checked below, once it is known to be new).
+        // A record that merges into an existing object (upsert) needs only valid given attributes; a new object
+        // needs every attribute valid, checked once it is known to be new (so a duplicate is reported as one).
         var row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                   validation: store.validation, validatingMissing: !options.upsert)
+                                   validation: store.validation, validatingMissing: false)
         let foreignKeys = Dictionary(toOneTargets.compactMap { edge, target in target.map { (edge.relationship.name, $0.pk) } },
                                      uniquingKeysWith: { a, _ in a })
         let object: ObjectRef
         if let existing = try existingObject(entity: entity, layout: entityLayout, row: row, foreignKeys: foreignKeys) {
-            try row.update(existing, table: entityLayout.table, db: db)
+            do {
+                try row.update(existing, table: entityLayout.table, db: db)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                // Merged into the object of one constraint, the values collide with another object on another one.
+                throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
+                                             values: values.attributeInputs)
+            }
             object = existing
         } else {
-            if options.upsert {
-                row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                       validation: store.validation)
-            }
+            row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
+                                   validation: store.validation)
             let pk = try allocator.next(for: entityLayout, layout: store.layout, db: db)
             object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
             do {
