@@ -19,8 +19,9 @@ struct AttributeRow {
             do {
                 let stored = try inputs[attribute.name].map { try AttributeCoding.storedValue($0, for: attribute) }
                     ?? DefaultValues.storedDefault(for: attribute)
-                // A derived attribute left out is Core Data's to compute (now(), aggregates kept by triggers).
-                let derivedLeftOut = attribute.isDerived && !given.contains(attribute.name)
+                // A derived attribute without a value is Core Data's to compute (now(), aggregates kept by triggers);
+                // exports write it as null.
+                let derivedLeftOut = attribute.isDerived && stored.isNull
                 if (validatingMissing || given.contains(attribute.name)) && !derivedLeftOut { try validation.validate(stored, for: attribute) }
                 columns.append((column, attribute.name, stored))
             } catch var error as StoreError {
