@@ -168,4 +168,11 @@ struct GraphCLITests {
         let bad = try org.run(["insert", "Person", "--map", org.write("bad.json", #"{"Person":{"keys":{"nam":"x"}}}"#), "--json", "{}"])
         #expect(bad.status == 1 && bad.stderr.contains("no property 'nam'"), "\(bad.stderr)")
     }
+
+    @Test("import: NDJSON lines without _entity are refused with their line")
+    func importNeedsEntity() throws {
+        let box = try GraphSandbox()
+        let result = try box.run(["import", box.write("g.ndjson", "{\"_entity\":\"Tag\",\"label\":\"a\"}\n{\"label\":\"b\"}\n")])
+        #expect(result.status == 1 && result.stderr.contains("line 2") && result.stderr.contains("each line needs \"_entity\""), "\(result.stderr)")
+    }
 }
