@@ -51,7 +51,7 @@ enum GraphDocumentReader {
         var groups: [(entity: String, records: [InputRecord])] = []
         for record in try RecordInput.records(from: text, format: .ndjson) {
             guard let entity = record.entityName else {
-                throw CLIError.input(record.line.map { "line \($0): " } ?? "" + "each line needs \"_entity\"")
+                throw CLIError.input((record.line.map { "line \($0): " } ?? "") + "each line needs \"_entity\"")
             }
             if let index = groups.firstIndex(where: { $0.entity == entity }) {
                 groups[index].records.append(record)

@@ -8,8 +8,10 @@ struct AttributeRow {
     /// Names of the attributes the input gave, which are the only ones a merge overwrites.
     private var given: Set<String> = []
 
+    /// With `validatingMissing` false, attributes the input leaves out take their default unchecked: a record merged
+    /// into an existing object (upsert) keeps that object's values for them, so only the given ones must be valid.
     init(values: [(Attribute, InputValue)], entity: Entity, layout: EntityLayout, model: ManagedObjectModel,
-         validation: AttributeValidation) throws {
+         validation: AttributeValidation, validatingMissing: Bool = true) throws {
         let inputs = Dictionary(values.map { ($0.0.name, $0.1) }, uniquingKeysWith: { a, _ in a })
         given = Set(inputs.keys)
         for attribute in model.attributes(of: entity) where !attribute.isTransient {
@@ -17,7 +19,10 @@ struct AttributeRow {
             do {
                 let stored = try inputs[attribute.name].map { try AttributeCoding.storedValue($0, for: attribute) }
                     ?? DefaultValues.storedDefault(for: attribute)
-                try validation.validate(stored, for: attribute)
+                // A derived attribute without a value is Core Data's to compute (now(), aggregates kept by triggers);
+                // exports write it as null.
+                let derivedLeftOut = attribute.isDerived && stored.isNull
+                if (validatingMissing || given.contains(attribute.name)) && !derivedLeftOut { try validation.validate(stored, for: attribute) }
                 columns.append((column, attribute.name, stored))
             } catch var error as StoreError {
                 error.entity = entity.name

@@ -22,7 +22,7 @@ extension Store {
     @discardableResult
     public func importGraph(_ document: GraphDocument) throws -> Int {
         try write { db in
-            let storage = RelationshipStorage(model: model, layout: layout)
+            let storage = RelationshipStorage(model: model, layout: layout, storeUUID: metadata.uuid)
             var allocator = PrimaryKeyAllocator()
             var objects: [String: ObjectRef] = [:]
             var created: [(ObjectRef, Entity, PropertyValues, InputRecord)] = []

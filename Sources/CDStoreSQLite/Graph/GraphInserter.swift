@@ -31,7 +31,7 @@ struct GraphInserter {
         self.store = store
         self.db = db
         self.options = options
-        self.storage = RelationshipStorage(model: store.model, layout: store.layout)
+        self.storage = RelationshipStorage(model: store.model, layout: store.layout, storeUUID: store.metadata.uuid)
     }
 
     var model: ManagedObjectModel { store.model }
@@ -62,15 +62,25 @@ struct GraphInserter {
             }
         }
 
-        let row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                   validation: store.validation)
+        // A record that merges into an existing object (upsert) needs only valid given attributes; a new object
+        // needs every attribute valid, checked once it is known to be new (so a duplicate is reported as one).
+        var row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
+                                   validation: store.validation, validatingMissing: false)
         let foreignKeys = Dictionary(toOneTargets.compactMap { edge, target in target.map { (edge.relationship.name, $0.pk) } },
                                      uniquingKeysWith: { a, _ in a })
         let object: ObjectRef
         if let existing = try existingObject(entity: entity, layout: entityLayout, row: row, foreignKeys: foreignKeys) {
-            try row.update(existing, table: entityLayout.table, db: db)
+            do {
+                try row.update(existing, table: entityLayout.table, db: db)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                // Merged into the object of one constraint, the values collide with another object on another one.
+                throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
+                                             values: values.attributeInputs)
+            }
             object = existing
         } else {
+            row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
+                                   validation: store.validation)
             let pk = try allocator.next(for: entityLayout, layout: store.layout, db: db)
             object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
             do {

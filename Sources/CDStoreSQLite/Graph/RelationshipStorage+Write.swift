@@ -72,7 +72,14 @@ extension RelationshipStorage {
                 var arguments: [DatabaseValue] = [source.pk.databaseValue]
                 if entityKey != nil { arguments.append(source.entityNumber.databaseValue) }
                 if orderKey != nil { arguments.append(position.databaseValue); position += Self.orderStep }
-                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [target.pk.databaseValue]))
+                do {
+                    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments + [target.pk.databaseValue]))
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    // A uniqueness constraint of the destination that includes the inverse to-one (Task[project, title]).
+                    throw try uniquenessConflict(table: table, object: target.pk,
+                                                 assigning: Dictionary(uniqueKeysWithValues: zip(columns, arguments)),
+                                                 db: db) ?? error
+                }
                 changed.insert(target)
             }
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
@@ -112,6 +119,22 @@ extension RelationshipStorage {
                 try db.cachedStatement(sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
                     .execute(arguments: StatementArguments(arguments))
                 changed.insert(target)
+                if destinationColumn == "REFLEXIVE" && target.pk != source.pk {
+                    // The relationship is its own inverse: the target holds the source too, in its own row.
+                    let mirrored = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
+                                                     arguments: [target.pk, source.pk]) ?? false
+                    if !mirrored {
+                        var mirrorArguments: [DatabaseValue] = [target.pk.databaseValue, source.pk.databaseValue]
+                        if let orderColumn {
+                            mirrorArguments.append(try nextPosition(table: table, column: orderColumn, where: sourceColumn,
+                                                                    equals: target.pk, db: db).databaseValue)
+                        }
+                        let mirrorColumns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
+                        try db.execute(sql: "INSERT INTO \(table) (\(mirrorColumns.joined(separator: ", "))) VALUES "
+                                       + "(\(Array(repeating: "?", count: mirrorColumns.count).joined(separator: ", ")))",
+                                       arguments: StatementArguments(mirrorArguments))
+                    }
+                }
             }
         }
         return changed
@@ -135,6 +158,54 @@ extension RelationshipStorage {
             }
         }
         return changed
+    }
+
+    /// The error for a uniqueness constraint that assigning `assigning` (column → value) to the row `object` of
+    /// `table` would violate: it names the constraint of the row's entity in model terms, the values and the object
+    /// that already has them. Nil when no constraint of the entity explains the failure.
+    func uniquenessConflict(table: String, object pk: Int64, assigning: [String: DatabaseValue], db: Database) throws -> StoreError? {
+        guard let number = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", arguments: [pk]),
+              let entityLayout = layout.entity(number: number), let entity = model.entity(named: entityLayout.name) else { return nil }
+        constraints: for key in model.uniquenessConstraintsInHierarchy(of: entity) {
+            var conditions: [String] = []
+            var arguments: [DatabaseValue] = []
+            var described: [String] = []
+            var touched = false
+            for property in key {
+                let column: String
+                if let attributeColumn = entityLayout.attributeColumns[property] {
+                    column = attributeColumn
+                } else if let toOne = entityLayout.toOnes[property] {
+                    column = toOne.foreignKey
+                } else {
+                    continue constraints
+                }
+                touched = touched || assigning[column] != nil
+                let value = try assigning[column]
+                    ?? DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE Z_PK = ?", arguments: [pk]) ?? .null
+                if value.isNull { continue constraints }
+                conditions.append("\(column) = ?")
+                arguments.append(value)
+                if let attribute = model.attribute(property, of: entity) {
+                    let shown = AttributeCoding.objectValue(value, for: attribute)
+                    described.append("\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown)))
+                } else {
+                    described.append("\(property) = p\(Int64.fromDatabaseValue(value) ?? 0)")
+                }
+            }
+            guard touched else { continue }
+            let sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK <> ? AND " + conditions.joined(separator: " AND ") + " LIMIT 1"
+            guard let other = try Row.fetchOne(db, sql: sql, arguments: StatementArguments([pk.databaseValue] + arguments)) else { continue }
+            let otherEntity = entityName(other[1])
+            let otherPK: Int64 = other[0]
+            let name = storeUUID.map { ObjectID(storeUUID: $0, entity: otherEntity, primaryKey: otherPK).description }
+                ?? "\(otherEntity)/p\(otherPK)"
+            let thisName = storeUUID.map { ObjectID(storeUUID: $0, entity: entity.name, primaryKey: pk).description }
+                ?? "\(entity.name)/p\(pk)"
+            return StoreError(.constraintViolation, "uniqueness constraint (\(key.joined(separator: ", "))) violated: \(thisName) "
+                              + "would have \(described.joined(separator: ", ")), which \(name) already has", entity: entity.name)
+        }
+        return nil
     }
 
     /// The position after the last one in use, for appending to an ordered relationship.

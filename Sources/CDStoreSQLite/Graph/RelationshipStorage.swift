@@ -7,6 +7,8 @@ import GRDB
 struct RelationshipStorage {
     let model: ManagedObjectModel
     let layout: StoreLayout
+    /// The store's UUID, for object IDs in error messages (nil: objects are named `Entity/pN`).
+    var storeUUID: String? = nil
 
     /// Position keys of ordered relationships are spaced so that Core Data can insert between them.
     static let orderStep: Int64 = 1024
@@ -64,20 +66,16 @@ struct RelationshipStorage {
                 sql = "SELECT d.\(foreignKey), d.Z_PK, d.Z_ENT FROM \(table) d WHERE d.\(foreignKey) IN (\(marks)) "
                     + "ORDER BY d.\(foreignKey), " + (orderKey.map { "d.\($0), " } ?? "") + "d.Z_PK"
             } else if case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn)? = edge.toMany {
-                let reflexive = destinationColumn == "REFLEXIVE"
-                var union = "SELECT j.\(sourceColumn) AS src, j.\(destinationColumn) AS dst"
+                // A reflexive pair is stored once in each direction (x, y) and (y, x), as Core Data reads a
+                // to-many through its own column only; so is the predicate compiler.
+                let union = "SELECT j.\(sourceColumn) AS src, j.\(destinationColumn) AS dst"
                     + (orderColumn.map { ", j.\($0) AS pos" } ?? ", NULL AS pos") + " FROM \(table) j WHERE j.\(sourceColumn) IN (\(marks))"
-                if reflexive {
-                    // A reflexive pair is one row; read it from both ends.
-                    union += " UNION ALL SELECT j.\(destinationColumn), j.\(sourceColumn), NULL FROM \(table) j "
-                        + "WHERE j.\(destinationColumn) IN (\(marks))"
-                }
                 sql = "SELECT e.src, e.dst, d.Z_ENT FROM (\(union)) e JOIN \(destinationTable) d ON d.Z_PK = e.dst "
                     + "ORDER BY e.src, e.pos, e.dst"
             } else {
                 continue
             }
-            let arguments = StatementArguments(edge.toMany.map { if case .joinTable(_, _, let d, _) = $0, d == "REFLEXIVE" { return slice + slice }; return slice } ?? slice)
+            let arguments = StatementArguments(slice)
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
                 let source: Int64 = row[0]

@@ -1,0 +1,178 @@
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// A temporary folder with a store of the Organization model (or another model), for end-to-end graph tests.
+struct GraphSandbox {
+    let folder: URL
+    let store: String
+    let model: String
+
+    init(model: String = Corpus.schemas.appendingPathComponent("Organization.xcdatamodeld").path) throws {
+        folder = try temporaryDirectory()
+        store = folder.appendingPathComponent("g.sqlite").path
+        self.model = model
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
+        return path(name)
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil, store: String? = nil) throws -> ProcessResult {
+        try CLIRunner.run(arguments + ["--store", store ?? self.store, "--model", model], stdin: stdin)
+    }
+
+    @discardableResult
+    func ok(_ arguments: [String], stdin: String? = nil, store: String? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try run(arguments, stdin: stdin, store: store)
+        #expect(result.status == 0, "cdstore \(arguments.joined(separator: " ")) failed: \(result.stderr)",
+                sourceLocation: sourceLocation)
+        return Sandbox.anonymized(result.stdout)
+    }
+
+    /// Names printed by `fetch … --format ndjson --no-relationships` in order.
+    func names(_ entity: String, _ arguments: [String] = [], key: String = "name") throws -> [String] {
+        let text = try ok(["fetch", entity, "--format", "ndjson"] + arguments)
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?[key] as? String
+        }
+    }
+
+    /// The Acme graph of the library tests, plus Bo (friend of Ann and Max), Di (friend of Bo), salaries and a
+    /// second organization with a second project.
+    func seedAcme() throws {
+        try ok(["insert", "Organization", "--json", #"""
+            [{"name":"Acme","headquarters":{"city":"Paris"},"tags":[{"label":"t1"},{"label":"t2"}],
+              "members":[{"_entity":"Employee","name":"Ann","email":"ann@x","employeeNumber":1,"salary":900,"badge":{"code":"B1"}},
+                         {"_entity":"Employee","name":"Max","email":"max@x","employeeNumber":2,"salary":5000,
+                          "reports":[{"_ref":{"name":"Ann"}},{"_entity":"Employee","name":"Eve","employeeNumber":3,"salary":2000}]},
+                         {"_entity":"Contractor","name":"Cy","agency":"Ag"}],
+              "projects":[{"title":"Apollo","tasks":[{"title":"c"},{"title":"a","done":true},{"title":"b"}],"people":[{"_ref":{"name":"Ann"}}]}]},
+             {"name":"Globex","members":[{"_entity":"Employee","name":"Gus","employeeNumber":4,"salary":3000,
+                                          "reports":[{"_entity":"Employee","name":"Hal","employeeNumber":5,"salary":1500}]}],
+              "projects":[{"title":"Bridge","tasks":[{"title":"x","done":true}],"people":[{"_ref":{"name":"Gus"}},{"_ref":{"name":"Cy"}}]}]}]
+            """#])
+        try ok(["insert", "Person", "--json", #"[{"name":"Bo","friends":[{"_ref":{"name":"Ann"}},{"_ref":{"name":"Max"}}]},{"name":"Di","friends":[{"_ref":{"name":"Bo"}}]}]"#])
+    }
+}
+
+/// Issue 5 end to end: predicates across relationships, fetch output, mapping options, delete rules.
+@Suite("Graph through the command line")
+struct GraphCLITests {
+    @Test("Predicates across relationships on a stored graph")
+    func predicates() throws {
+        let box = try GraphSandbox()
+        try box.seedAcme()
+        let cases: [(String, String, [String])] = [
+            ("Person", "organization.name == 'Acme'", ["Ann", "Max", "Cy"]),
+            ("Person", "ANY projects.title BEGINSWITH 'A'", ["Ann"]),
+            ("Person", "ANY projects.title BEGINSWITH 'B'", ["Cy", "Gus"]),
+            ("Employee", "ALL reports.salary > 1000", ["Ann", "Gus", "Eve", "Hal"]),
+            ("Employee", "reports.@count > 0 AND ALL reports.salary > 1000", ["Gus"]),
+            ("Employee", "NONE reports.salary > 1000", ["Ann", "Eve", "Hal"]),
+            ("Project", "SUBQUERY(tasks, $t, $t.done == NO).@count > 1", ["Apollo"]),
+            ("Project", "SUBQUERY(tasks, $t, $t.done == YES).@count == 1", ["Apollo", "Bridge"]),
+            ("Person", "friends.@count == 2", []),
+            ("Person", "friends.@count == 1", ["Ann", "Max", "Di"]),
+            ("Person", "friends.@count == 3", ["Bo"]),
+            ("Person", "ANY friends.name == 'Bo'", ["Ann", "Max", "Di"]),
+            ("Employee", "manager == nil", ["Max", "Gus"]),
+            ("Employee", "manager.name == 'Max'", ["Ann", "Eve"]),
+            ("Employee", "organization.projects.@count == 1 AND manager != nil", ["Ann"]),
+            ("Employee", "reports.@avg.salary > 1000", ["Max", "Gus"]),
+            ("Employee", "reports.@max.salary == 2000", ["Max"]),
+            ("Organization", "members.@count == 3", ["Acme"]),
+            ("Organization", "ANY tags.label == 't2'", ["Acme"]),
+            ("Task", "project.owner.name == 'Globex'", ["x"]),
+            ("Badge", "holder.organization.name == 'Acme'", ["B1"]),
+        ]
+        for (entity, predicate, expected) in cases {
+            let key = entity == "Project" || entity == "Task" ? "title" : entity == "Organization" ? "name" : entity == "Badge" ? "code" : "name"
+            let names = try box.names(entity, ["--where", predicate, "--no-relationships"], key: key)
+            #expect(Set(names) == Set(expected), "\(entity) \(predicate): \(names)")
+        }
+        // IN against a to-many.
+        #expect(Set(try box.names("Person", ["--where", "'Bridge' IN projects.title"])) == ["Cy", "Gus"])
+    }
+
+    @Test("fetch output: _id, _entity, relationships as URIs in order, --counts, --include, --sort by a to-one")
+    func fetchOutput() throws {
+        let box = try GraphSandbox()
+        try box.seedAcme()
+        let project = try box.ok(["fetch", "Project", "--where", "title == 'Apollo'", "--format", "json"])
+        #expect(project.contains(#""tasks":["x-coredata://<store-uuid>/Task/p1","x-coredata://<store-uuid>/Task/p2","x-coredata://<store-uuid>/Task/p3"]"#))
+        #expect(project.contains(#""owner":"x-coredata://<store-uuid>/Organization/p"#))
+        let people = try box.ok(["fetch", "Person", "--where", "name == 'Ann' OR name == 'Bo'", "--format", "ndjson", "--counts"])
+        #expect(people.contains(#""_entity":"Employee""#))
+        #expect(people.split(separator: "\n").last?.contains("_entity") == false, "a Person object fetched as Person: \(people)")
+        #expect(people.contains(#""friends":1"#) && people.contains(#""friends":3"#))
+        let exact = try box.ok(["fetch", "Employee", "--where", "name == 'Ann'", "--format", "ndjson"])
+        #expect(!exact.contains("_entity"))
+        let included = try box.ok(["fetch", "Project", "--where", "title == 'Apollo'", "--include", "tasks,owner", "--include", "people.badge",
+                                   "--format", "json"])
+        #expect(included.contains(#""tasks":[{"_id":"x-coredata://<store-uuid>/Task/p1","done":false,"title":"c""#))
+        #expect(included.contains(#""badge":{"_id":"x-coredata://<store-uuid>/Badge/p1","code":"B1""#))
+        #expect(included.contains(#""people":[{"_id":"x-coredata://<store-uuid>/Employee/p1","_entity":"Employee""#))
+        let table = try box.ok(["fetch", "Organization", "--format", "table"])
+        #expect(table.contains("Address/p1"))
+        let sorted = try box.names("Employee", ["--sort", "-manager.name", "--sort", "name", "--no-relationships"])
+        #expect(sorted == ["Ann", "Eve", "Hal", "Gus", "Max"])
+        let wrong = try box.run(["fetch", "Project", "--include", "taks"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("no relationship 'taks'"), "\(wrong.stderr)")
+    }
+
+    @Test("delete --dry-run prints per-entity counts and changes nothing; delete applies the rules")
+    func deleteCommand() throws {
+        let box = try GraphSandbox()
+        try box.seedAcme()
+        let before = storeBytes(box.store)
+        let dry = try box.ok(["delete", "Project", "--all", "--dry-run"])
+        #expect(dry == "would delete 6 objects (2 Project, 4 Task)\n")
+        #expect(storeBytes(box.store) == before)
+        let denied = try box.run(["delete", "Organization", "--where", "name == 'Acme'"])
+        #expect(denied.status == 1 && denied.stderr.contains("relationship 'projects'") && denied.stderr.contains("Deny"), "\(denied.stderr)")
+        #expect(storeBytes(box.store) == before)
+        #expect(try box.ok(["delete", "Project", "--where", "title == 'Apollo'"]) == "deleted 4 objects (1 Project, 3 Task)\n")
+        let cascade = try box.ok(["delete", "Organization", "--where", "name == 'Acme'", "--dry-run"])
+        #expect(cascade == "would delete 6 objects (1 Address, 1 Badge, 1 Organization, 1 Contractor, 2 Employee)\n")
+        #expect(try box.ok(["delete", "Person", "--where", "name == 'Bo'"]) == "deleted 1 object\n")
+        #expect(try box.names("Person", ["--where", "friends.@count > 0"]).isEmpty)
+    }
+
+    @Test("insert --map FILE, the model's own mapping, and --no-mapping")
+    func mappingOptions() throws {
+        let groot = Corpus.models.appendingPathComponent("gonzalezreal__Groot__Model.xcdatamodeld").path
+        let box = try GraphSandbox(model: groot)
+        let api = #"[{"id":"1699","name":"Batman","real_name":"Bruce Wayne","powers":[{"id":"4","name":"Agility"}],"publisher":{"id":"10","name":"DC"}},{"id":"1455","name":"Iron Man","real_name":"Tony Stark","powers":[4],"publisher":10}]"#
+        #expect(try box.ok(["insert", "Character", "--json", api]) == "inserted 2 objects into Character\n")
+        #expect(try box.names("Publisher").count == 1)
+        #expect(Set(try box.names("Character", ["--where", "ANY powers.name == 'Agility'"])) == ["Batman", "Iron Man"])
+        let unmapped = try box.run(["insert", "Character", "--no-mapping", "--json", api])
+        #expect(unmapped.status == 1 && unmapped.stderr.contains("no such attribute or relationship"), "\(unmapped.stderr)")
+        try box.ok(["insert", "Character", "--no-mapping", "--json", #"{"identifier":7,"name":"N","realName":"R"}"#])
+        // --upsert merges the same API objects.
+        try box.ok(["insert", "Character", "--upsert", "--json", #"{"id":1699,"name":"The Batman"}"#])
+        #expect(try box.names("Character") == ["The Batman", "Iron Man", "N"])
+
+        let org = try GraphSandbox()
+        let map = try org.write("map.json", #"{"Person":{"keys":{"name":"user.name","organization":"org"},"relatedBy":{"organization":"name"}},"Organization":{"keys":{"name":"org_name"}}}"#)
+        try org.ok(["insert", "Organization", "--map", map, "--json", #"{"org_name":"Acme"}"#])
+        try org.ok(["insert", "Person", "--map", map, "--json", #"[{"user":{"name":"Ann"},"org":"Acme"},{"user":{"name":"Bo"},"org":"Acme"}]"#])
+        #expect(try org.names("Organization") == ["Acme"])
+        #expect(try org.names("Person", ["--where", "organization.name == 'Acme'"]) == ["Ann", "Bo"])
+        let bad = try org.run(["insert", "Person", "--map", org.write("bad.json", #"{"Person":{"keys":{"nam":"x"}}}"#), "--json", "{}"])
+        #expect(bad.status == 1 && bad.stderr.contains("no property 'nam'"), "\(bad.stderr)")
+    }
+
+    @Test("import: NDJSON lines without _entity are refused with their line")
+    func importNeedsEntity() throws {
+        let box = try GraphSandbox()
+        let result = try box.run(["import", box.write("g.ndjson", "{\"_entity\":\"Tag\",\"label\":\"a\"}\n{\"label\":\"b\"}\n")])
+        #expect(result.status == 1 && result.stderr.contains("line 2") && result.stderr.contains("each line needs \"_entity\""), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,194 @@
+import CDStoreModel
+import CDStoreTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import CDStoreSQLite
+
+/// Shared helpers of the object-graph tests (issue 5): the Organization model, stores, JSON records that keep
+/// key order, and raw SQL on the store file.
+enum Org {
+    static let url = Corpus.schemas.appendingPathComponent("Organization.xcdatamodeld")
+    static let model: ManagedObjectModel = try! ModelLoader.load(url.path).model
+
+    /// A new empty store of `model` (the Organization model by default).
+    static func store(_ model: ManagedObjectModel = Org.model, name: String = "Org.sqlite") throws -> Store {
+        try Store.open(at: try temporaryDirectory().appendingPathComponent(name).path, model: model)
+    }
+
+    /// A model from cdstore's JSON model format, given just its entities.
+    static func jsonModel(_ entities: String) throws -> ManagedObjectModel {
+        let text = #"{"format":"cdstore-model","formatVersion":1,"entities":"# + entities + "}"
+        let url = try temporaryDirectory().appendingPathComponent("Model.json")
+        try Data(text.utf8).write(to: url)
+        return try ModelLoader.load(url.path).model
+    }
+}
+
+/// Records from JSON text (one object or an array of objects), keys in input order, `_entity` picked out.
+func records(_ json: String) throws -> [InputRecord] {
+    var parser = MiniJSON(json)
+    let value = try parser.parse()
+    let items: [InputValue]
+    if case .array(let list) = value { items = list } else { items = [value] }
+    return items.map { item in
+        guard case .object(let fields) = item else { return InputRecord(fields: []) }
+        var entity: String?
+        if case .string(let name)? = fields.first(where: { $0.0 == "_entity" })?.1 { entity = name }
+        return InputRecord(fields: fields, entityName: entity)
+    }
+}
+
+/// Parses JSON into ``InputValue`` keeping key order (JSONSerialization does not).
+struct MiniJSON {
+    struct Failure: Error { var message: String }
+    let bytes: [UInt8]
+    var i = 0
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    mutating func parse() throws -> InputValue {
+        let v = try value()
+        space()
+        guard i == bytes.count else { throw Failure(message: "trailing text at \(i)") }
+        return v
+    }
+
+    mutating func space() { while i < bytes.count, [9, 10, 13, 32].contains(bytes[i]) { i += 1 } }
+
+    mutating func value() throws -> InputValue {
+        space()
+        guard i < bytes.count else { throw Failure(message: "unexpected end") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var fields: [(String, InputValue)] = []
+            space()
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+            while true {
+                space()
+                guard case .string(let key) = try value() else { throw Failure(message: "key expected") }
+                space(); i += 1  // :
+                fields.append((key, try value()))
+                space()
+                let c = bytes[i]; i += 1
+                if c == UInt8(ascii: "}") { return .object(fields) }
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var items: [InputValue] = []
+            space()
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            while true {
+                items.append(try value())
+                space()
+                let c = bytes[i]; i += 1
+                if c == UInt8(ascii: "]") { return .array(items) }
+            }
+        case UInt8(ascii: "\""):
+            i += 1
+            var out: [UInt8] = []
+            while bytes[i] != UInt8(ascii: "\"") {
+                if bytes[i] == UInt8(ascii: "\\") {
+                    i += 1
+                    switch bytes[i] {
+                    case UInt8(ascii: "n"): out.append(10)
+                    case UInt8(ascii: "t"): out.append(9)
+                    case UInt8(ascii: "u"):
+                        let hex = String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self)
+                        out += Array(String(Character(Unicode.Scalar(UInt32(hex, radix: 16)!)!)).utf8)
+                        i += 4
+                    default: out.append(bytes[i])
+                    }
+                } else {
+                    out.append(bytes[i])
+                }
+                i += 1
+            }
+            i += 1
+            return .string(String(decoding: out, as: UTF8.self))
+        default:
+            let start = i
+            while i < bytes.count, !",]} \n\t\r".utf8.contains(bytes[i]) { i += 1 }
+            let word = String(decoding: bytes[start..<i], as: UTF8.self)
+            switch word {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            case "null": return .null
+            default:
+                if let n = Int64(word) { return .integer(n) }
+                if let d = Double(word) { return .double(d) }
+                throw Failure(message: "bad literal \(word)")
+            }
+        }
+    }
+}
+
+extension Store {
+    /// Rows of `sql` on the store file, each as `a|b|c` with NULL for null (like the sqlite3 shell).
+    func rows(_ sql: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value!)" }.joined(separator: "|")
+            }
+        }
+    }
+
+    /// The object ID URI of the `entity` object with primary key `pk`.
+    func uri(_ entity: String, _ pk: Int64) -> String {
+        "x-coredata://\(metadata.uuid)/\(entity)/p\(pk)"
+    }
+
+    /// Inserts JSON records into `entity`.
+    @discardableResult
+    func insertJSON(_ entity: String, _ json: String, upsert: Bool = false, mapping: JSONMapping? = nil) throws -> Int {
+        try insert(try records(json), into: entity, options: InsertOptions(upsert: upsert, mapping: mapping))
+    }
+
+    /// The value of `key` of every object `request` selects, as text.
+    func values(_ request: ObjectFetchRequest, _ key: String) throws -> [String] {
+        try fetch(request).map { object in Self.text(object[key] ?? .null) }
+    }
+
+    static func text(_ value: ObjectValue) -> String {
+        switch value {
+        case .null: "nil"
+        case .string(let s): s
+        case .array(let items): "[" + items.map(text).joined(separator: ",") + "]"
+        default: "\(value)"
+        }
+    }
+}
+
+/// The text of a thrown StoreError (or any error).
+func errorText(_ body: () throws -> Void) -> String? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return "\(error)"
+    }
+}
+
+@Suite("Graph test support")
+struct GraphSupportTests {
+    @Test func miniJSONKeepsOrderAndTypes() throws {
+        let parsed = try records(#"[{"b":1,"a":[true,null,2.5,"x\"y"],"_entity":"E","o":{"z":{}}}]"#)
+        #expect(parsed.count == 1)
+        #expect(parsed[0].fields.map(\.0) == ["b", "a", "_entity", "o"])
+        #expect(parsed[0].entityName == "E")
+        #expect(parsed[0].fields[1].1 == .array([.bool(true), .null, .double(2.5), .string("x\"y")]))
+    }
+
+    @Test func organizationLayoutIsWhatTheTestsAssume() throws {
+        let store = try Org.store()
+        let numbers = store.layout.entities.map { "\($0.name)=\($0.number)" }
+        #expect(numbers == ["Address=1", "Badge=2", "Party=3", "Organization=4", "Person=5", "Contractor=6", "Employee=7",
+                            "Project=8", "Tag=9", "Task=10"])
+        let tables = store.layout.tables.map(\.createSQL)
+        #expect(tables.contains("CREATE TABLE Z_5PROJECTS ( Z_5PEOPLE INTEGER, Z_8PROJECTS INTEGER, PRIMARY KEY (Z_5PEOPLE, Z_8PROJECTS) )"))
+        #expect(tables.contains("CREATE TABLE Z_5FRIENDS ( Z_5FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_5FRIENDS, REFLEXIVE) )"))
+        #expect(tables.contains("CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, Z4TAGS INTEGER, ZLABEL VARCHAR )"))
+        #expect(tables.contains("CREATE TABLE ZBADGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZHOLDER INTEGER, Z5_HOLDER INTEGER, ZCODE VARCHAR )"))
+        #expect(tables.contains("CREATE TABLE ZTASK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDONE INTEGER, ZPROJECT INTEGER, Z_FOK_PROJECT INTEGER, ZTITLE VARCHAR )"))
+    }
+}
