@@ -51,9 +51,10 @@ struct GraphMappingTests {
         #expect(try store.count(ObjectFetchRequest(entity: "Power")) == 3)
         #expect(try store.values(ObjectFetchRequest(entity: "Power", relationships: .counts), "characters")
                 == ["integer(1)", "integer(1)", "integer(1)"])
-        // Without upsert the identity makes a duplicate an error.
-        let duplicate = errorText { try store.insertJSON("Character", #"{"id":1455,"name":"X"}"#, mapping: mapping) } ?? ""
-        #expect(duplicate.contains("identifier = 1455") && duplicate.contains("already exists"), "\(duplicate)")
+        // Identity attributes merge even without upsert, as Groot uniques objects by them.
+        try store.insertJSON("Character", #"{"id":1455,"name":"Iron Man 2"}"#, mapping: mapping)
+        #expect(try store.rows("SELECT ZNAME, ZREALNAME FROM ZCHARACTER WHERE ZIDENTIFIER = 1455") == ["Iron Man 2|Tony Stark"])
+        #expect(try store.count(ObjectFetchRequest(entity: "Character")) == 2)
         // Property names still work as keys when the mapped key is absent (lenient, unlike Groot).
         try store.insertJSON("Character", #"{"identifier":5,"name":"X","realName":"Y"}"#, mapping: mapping)
         #expect(try store.rows("SELECT ZREALNAME FROM ZCHARACTER WHERE ZIDENTIFIER = 5") == ["Y"])

@@ -146,9 +146,13 @@ struct GraphInserter {
     /// same values for a uniqueness constraint or for the mapping's identity attributes.
     private func existingObject(entity: Entity, layout: EntityLayout, row: AttributeRow,
                                 foreignKeys: [String: Int64]) throws -> ObjectRef? {
-        var keys = model.uniquenessConstraintsInHierarchy(of: entity)
-        if let identity = options.mapping?.mapping(for: entity, in: model).identity, !identity.isEmpty { keys.append(identity) }
-        for key in keys {
+        // Identity attributes from a JSON mapping always merge, as Groot and MagicalRecord unique API objects by
+        // them; uniqueness constraints merge only with --upsert (Core Data's merge policy is the app's choice).
+        var keys = model.uniquenessConstraintsInHierarchy(of: entity).map { (properties: $0, merges: options.upsert) }
+        if let identity = options.mapping?.mapping(for: entity, in: model).identity, !identity.isEmpty {
+            keys.insert((identity, true), at: 0)
+        }
+        for (key, merges) in keys {
             var conditions: [String] = []
             var arguments: [DatabaseValue] = []
             var described: [String] = []
@@ -173,7 +177,7 @@ struct GraphInserter {
                 + conditions.joined(separator: " AND ") + " LIMIT 1"
             guard let found = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) else { continue }
             let object = ObjectRef(pk: found[0], entityNumber: found[1])
-            guard options.upsert else {
+            guard merges else {
                 throw StoreError(.constraintViolation, "uniqueness constraint (\(key.joined(separator: ", "))) violated: an object "
                                  + "with \(described.joined(separator: ", ")) already exists (\(store.objectID(object))); "
                                  + "use --upsert to merge into it", entity: entity.name)

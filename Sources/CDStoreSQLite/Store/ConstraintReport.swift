@@ -13,6 +13,10 @@ enum ConstraintReport {
             return StoreError(.constraintViolation, message, entity: entity.name)
         }
         let columns = columnsText.components(separatedBy: ", ").compactMap { $0.components(separatedBy: ".").last }
+        if columns == ["Z_PK"] {
+            return StoreError(.constraintViolation, "two objects were given the same primary key (is an \"_id\" repeated?)",
+                              entity: entity.name)
+        }
         let byColumn = Dictionary(entityLayout.attributeColumns.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let names = columns.map { byColumn[$0] ?? $0 }
         let described = names.map { name in "\(name) = \(values[name]?.summary ?? "null")" }
