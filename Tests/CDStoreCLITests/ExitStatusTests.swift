@@ -62,7 +62,21 @@ struct ExitStatusTests {
         #expect(result.stderr == "error: \(plain) is not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)\n")
     }
 
-    @Test(arguments: [["delete", "Item", "--all"], ["fetch", "Item"], ["count", "Item"], ["export"]])
+    @Test(arguments: [["fetch", "Item"], ["count", "Item"]])
+    func readingAMissingStoreCreatesItAndSaysSo(arguments: [String]) throws {
+        let box = try Sandbox()
+        let result = try box.run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(result.stderr == "note: created a new store at \(box.store)\n")
+        #expect(FileManager.default.fileExists(atPath: box.store))
+        // Without a model there is nothing to create it with.
+        let other = box.path("other.sqlite")
+        let bare = try CLIRunner.run(arguments + ["--store", other])
+        #expect(bare.status == 4, "\(arguments): \(bare.stderr)")
+        #expect(bare.stderr == "error: no store at \(other) (give --model to create one)\n")
+    }
+
+    @Test(arguments: [["delete", "Item", "--all"], ["export"], ["info"], ["verify"]])
     func missingStoreExits4AndIsNotCreated(arguments: [String]) throws {
         let box = try Sandbox()
         let result = try box.run(arguments)

@@ -17,7 +17,7 @@ struct StoreOptions: ParsableArguments {
     var modelVersion: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The SQLite store file; insert creates it (laid out for the model) when missing. Default: $CDSTORE_STORE.",
+        "The SQLite store file; created (empty, laid out for --model) when missing, except by delete, export, info and verify. Default: $CDSTORE_STORE.",
         valueName: "path"))
     var store: String?
 
@@ -54,6 +54,7 @@ struct StoreOptions: ParsableArguments {
         let store = try Store.open(at: path, loaded: try loadModel(),
                                    options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly))
         for warning in store.warnings { Console.warn(warning) }
+        if store.wasCreated { Console.note("created a new store at \(path)") }
         return store
     }
 
@@ -85,6 +86,10 @@ struct FormatOptions: ParsableArguments {
 enum Console {
     static func warn(_ message: String) {
         FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+    }
+
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data(("note: " + message + "\n").utf8))
     }
 
     static func error(_ message: String) {

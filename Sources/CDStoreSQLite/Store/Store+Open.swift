@@ -19,7 +19,7 @@ extension Store {
         guard FileManager.default.fileExists(atPath: path) else {
             guard options.createIfMissing, !options.readOnly else { throw StoreError(.cannotOpen, "no store at \(path)") }
             guard let loaded else {
-                throw StoreError(.noModel, "no store at \(path), and no model to create one with (give --model)")
+                throw StoreError(.cannotOpen, "no store at \(path) (give --model to create one)")
             }
             return try create(at: path, loaded: loaded, uuid: options.uuid)
         }
