@@ -182,6 +182,10 @@ struct ProjectionQuery {
 
     /// The SQL of one property (or group-by item, or sort key) and its result type.
     func compile(_ property: ProjectionProperty) throws -> CompiledValue {
+        if let exact = try exactDecimalSum(property.expression) {
+            let value = CompiledValue(sql: exact, type: .decimal, attribute: nil, isAggregate: false)
+            return try property.function.map { try apply($0, to: value, what: property.expressionText) } ?? value
+        }
         let operand = try compiler.operand(property.expression).bound()
         let what = property.expressionText
         var value: CompiledValue
@@ -202,6 +206,20 @@ struct ProjectionQuery {
         }
         guard let function = property.function else { return value }
         return try apply(function, to: value, what: what)
+    }
+
+    /// `employees.@sum.budget` over a Decimal attribute, summed exactly like `sum:` (see ``ProjectionFunctions``).
+    private func exactDecimalSum(_ expression: ExpressionNode) throws -> SQLFragment? {
+        guard case .keyPath(let path) = expression,
+              path.components.filter({ if case .collectionOperator = $0 { return true } else { return false } })
+                == [.collectionOperator(.sum)],
+              case .attribute(let attribute)? = try? compiler.resolver.walk(path.keys, from: compiler.root, whole: path.description).value,
+              attribute.type == .decimal else { return nil }
+        let operand = try compiler.operand(.keyPath(PredicateKeyPath(path.keys.map { KeyPathComponent.key($0) })))
+        guard let collection = operand.collection else { return nil }
+        let clause = collection.source.clause()
+        return SQLFragment("(SELECT \(ProjectionFunctions.decimalSum)(\(collection.element.sql)) \(clause.sql))",
+                           collection.element.arguments + clause.arguments)
     }
 
     /// The `Z_ENT` of an object value: the entity's number when it has no sub-entities, else read from its row.
