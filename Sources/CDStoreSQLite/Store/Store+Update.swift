@@ -183,6 +183,14 @@ struct UpdatePlan {
         let sets = targets.map { "\($0.column) = ?" } + ["Z_OPT = COALESCE(Z_OPT, 0) + 1"]
         let statement = try db.makeStatement(sql: "UPDATE \(entityLayout.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
         do {
+            // Constrained columns are cleared first, so that values moving between the changed objects
+            // (`employeeNumber = employeeNumber + 1`) do not collide in the unique index halfway through.
+            let constrained = targets.filter { t in constraints.contains { $0.keys.contains(t.attribute.name) } }.map(\.column)
+            if !constrained.isEmpty {
+                let clear = try db.makeStatement(sql: "UPDATE \(entityLayout.table) SET "
+                                                 + constrained.map { "\($0) = NULL" }.joined(separator: ", ") + " WHERE Z_PK = ?")
+                for update in updates { try clear.execute(arguments: [update.pk]) }
+            }
             for update in updates {
                 try statement.execute(arguments: StatementArguments(update.values + [update.pk.databaseValue]))
             }
