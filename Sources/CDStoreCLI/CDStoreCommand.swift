@@ -25,7 +25,9 @@ public struct CDStoreCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            InsertCommand.self, FetchCommand.self, CountCommand.self, DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, InfoCommand.self, VerifyCommand.self, REPLCommand.self,
+            InsertCommand.self, FetchCommand.self, CountCommand.self, ProjectCommand.self, UpdateCommand.self,
+            DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, InfoCommand.self,
+            VerifyCommand.self, REPLCommand.self,
             ModelCommand.self,
         ])
 

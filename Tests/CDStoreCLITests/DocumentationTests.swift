@@ -5,7 +5,8 @@ import Testing
 /// The README documents every subcommand users can run.
 @Suite("Documentation")
 struct DocumentationTests {
-    static let subcommands = ["insert", "fetch", "count", "delete", "export", "import", "seed", "info", "verify", "repl",
+    static let subcommands = ["insert", "fetch", "count", "project", "update", "delete", "export", "import", "seed",
+                              "info", "verify", "repl",
                               "model show", "model validate", "model compile", "model hashes"]
 
     @Test(arguments: subcommands)
