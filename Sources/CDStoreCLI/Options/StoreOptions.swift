@@ -47,21 +47,23 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, creating it when missing unless `create` is false.
-    func openStore(create: Bool = true) throws -> Store {
+    /// Opens the store, creating it when missing unless `create` is false; `announce` says so on stderr (for
+    /// commands that only read, where a new empty store may well be a mistyped path).
+    func openStore(create: Bool = true, announce: Bool = false) throws -> Store {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
         let store = try Store.open(at: path, loaded: try loadModel(),
                                    options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly))
         for warning in store.warnings { Console.warn(warning) }
-        if store.wasCreated { Console.note("created a new store at \(path)") }
+        if store.wasCreated && announce { Console.note("created a new store at \(path)") }
         return store
     }
 
     /// Runs `body` with the opened store. When the store was created for this command and the command fails,
     /// the new files are removed again, so a failed first insert leaves nothing behind.
-    func withStore<T>(create: Bool = true, _ body: (Store) throws -> T) throws -> T {
-        let store = try openStore(create: create)
+    func withStore<T>(create: Bool = true, announce: Bool = false, _ body: (Store) throws -> T) throws -> T {
+        let store = try openStore(create: create, announce: announce)
         do {
             return try body(store)
         } catch {
