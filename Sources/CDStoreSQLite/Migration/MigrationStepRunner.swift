@@ -120,9 +120,9 @@ final class MigrationStepRunner {
             numbers[entity.name] = next
             next += 1
         }
-        if let kept = try? freshDestinationLayout.renumbered(byStoreNumbers: numbers) {
-            destinationLayout = kept ?? freshDestinationLayout
-        } else {
+        do {
+            destinationLayout = try freshDestinationLayout.renumbered(byStoreNumbers: numbers) ?? freshDestinationLayout
+        } catch {
             destinationLayout = freshDestinationLayout
             renumberedEntities = true
         }

@@ -30,6 +30,7 @@ public struct ModelChange: Sendable, Equatable, CustomStringConvertible {
         case uniquenessConstraintRemoved = "uniqueness constraint removed"
         case fetchIndexAdded = "fetch index added"
         case fetchIndexRemoved = "fetch index removed"
+        case fetchIndexChanged = "fetch index changed"
     }
 
     public var kind: Kind
@@ -236,9 +237,10 @@ public enum ModelDiff {
             changes.append(ModelChange(.uniquenessConstraintRemoved, entity: new.name, subject: constraint.joined(separator: ",")))
         }
         for index in new.fetchIndexes where !old.fetchIndexes.contains(index) {
-            changes.append(ModelChange(.fetchIndexAdded, entity: new.name, subject: index.name))
+            let changed = old.fetchIndexes.contains { $0.name == index.name }
+            changes.append(ModelChange(changed ? .fetchIndexChanged : .fetchIndexAdded, entity: new.name, subject: index.name))
         }
-        for index in old.fetchIndexes where !new.fetchIndexes.contains(index) {
+        for index in old.fetchIndexes where !new.fetchIndexes.contains(index) && !new.fetchIndexes.contains(where: { $0.name == index.name }) {
             changes.append(ModelChange(.fetchIndexRemoved, entity: new.name, subject: index.name))
         }
         return changes
