@@ -116,7 +116,18 @@ extension Store {
     static func migrate(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,
                         options: MigrationOptions) throws -> MigrationReport {
         let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
-        let chain = try migrationChain(from: source, to: destination)
+        let chains = try migrationChains(from: source, to: destination)
+        /// Runs the first chain that works.
+        func runChains(_ database: DatabaseQueue) throws -> MigrationReport {
+            for (index, chain) in chains.enumerated() {
+                do {
+                    return try run(chain, database: database, metadata: metadata, options: options)
+                } catch let error as StoreError where index < chains.count - 1 && error.message.contains("134190") {
+                    continue
+                }
+            }
+            fatalError("unreachable: no migration chain")
+        }
         if options.dryRun {
             // Run the migration on a copy: refusals that depend on the data show up exactly as they would.
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdstore-dry-run-\(UUID().uuidString)")
@@ -125,14 +136,14 @@ extension Store {
             let copy = folder.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
             try copyStoreFiles(from: path, to: copy)
             let copyDatabase = try DatabaseQueue(path: copy, configuration: configuration(readOnly: false))
-            var report = try run(chain, database: copyDatabase, metadata: metadata, options: options)
+            var report = try runChains(copyDatabase)
             report.isDryRun = true
             return report
         }
         var backupPath: String?
         if options.backup { backupPath = try backUp(path) }
         do {
-            var report = try run(chain, database: database, metadata: metadata, options: options)
+            var report = try runChains(database)
             report.backupPath = backupPath
             return report
         } catch {
@@ -183,26 +194,37 @@ extension Store {
         return nil
     }
 
-    /// The models to go through: direct when inferable, else every version of the bundle in between.
-    static func migrationChain(from source: SourceModel, to destination: LoadedModel) throws -> [(LoadedModel, String)] {
+    /// The chains of models to try, in order: direct (when its mapping can be inferred from the models alone),
+    /// then every version of the bundle in between (when the source is an earlier version of the bundle). A chain
+    /// that fails for a 134190 reason found in the data is rolled back and the next one tried.
+    static func migrationChains(from source: SourceModel, to destination: LoadedModel) throws -> [[(LoadedModel, String)]] {
         let destinationName = destination.versionName.map { "\"\($0)\"" } ?? "the given model"
+        var chains: [[(LoadedModel, String)]] = []
+        var directError: StoreError?
         do {
             _ = try InferredMapping(source: source.loaded.model, destination: destination.model,
                                     sourceName: source.name, destinationName: destinationName)
-            return [(source.loaded, source.name), (destination, destinationName)]
+            chains.append([(source.loaded, source.name), (destination, destinationName)])
         } catch let error as StoreError where error.message.contains("134190") {
-            guard let start = source.versionIndex, let bundle = bundleURL(of: destination), let name = destination.versionName,
-                  let versions = try? ModelLoader.versions(ofBundle: bundle), let end = versions.firstIndex(of: name),
-                  end > start + 1 else { throw error }
+            directError = error
+        }
+        if let start = source.versionIndex, let bundle = bundleURL(of: destination), let name = destination.versionName,
+           let versions = try? ModelLoader.versions(ofBundle: bundle), let end = versions.firstIndex(of: name), end > start + 1 {
             var chain: [(LoadedModel, String)] = [(source.loaded, source.name)]
             for version in versions[(start + 1)...end] {
                 chain.append((try ModelLoader.load(bundle.path, version: version), "\"\(version)\""))
             }
-            for (from, to) in zip(chain, chain.dropFirst()) {
-                _ = try InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
-            }
-            return chain
+            do {
+                for (from, to) in zip(chain, chain.dropFirst()) {
+                    _ = try InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
+                }
+                chains.append(chain)
+            } catch let error as StoreError where chains.isEmpty {
+                throw directError ?? error
+            } catch {}
         }
+        if chains.isEmpty, let directError { throw directError }
+        return chains
     }
 
     private static func run(_ chain: [(LoadedModel, String)], database: DatabaseQueue, metadata: StoreMetadata,
