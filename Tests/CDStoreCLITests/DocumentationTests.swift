@@ -6,7 +6,8 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let subcommands = ["insert", "fetch", "count", "delete", "export", "import",
-                              "model show", "model validate", "model compile", "model hashes"]
+                              "model show", "model validate", "model compile", "model hashes",
+                              "migrate", "model diff"]
 
     @Test(arguments: subcommands)
     func readmeMentionsSubcommand(name: String) throws {

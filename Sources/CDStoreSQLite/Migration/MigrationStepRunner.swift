@@ -300,7 +300,7 @@ final class MigrationStepRunner {
             var values: [String: Value] = ["Z_PK": Value(sql: "{pk}"), "Z_ENT": Value(sql: "{ent}"),
                                            "Z_OPT": Value(sql: "{s}.Z_OPT", isIdentity: true)]
             let tablesKept = identityTables.contains(oldLayout.table)
-            for (name, column) in entity.attributeColumns {
+            for (name, column) in entity.attributeColumns.sorted(by: { $0.key < $1.key }) {
                 values[column] = try attributeValue(name, column: column, entity: modelEntity, old: old, oldLayout: oldLayout)
             }
             for (name, toOne) in entity.toOnes {
