@@ -104,4 +104,36 @@ struct MigrationCorpusTests {
         #expect(StaffFixture.bytes(path) == before)
         #expect(try StaffFixture.backups(path).isEmpty)
     }
+
+    /// Stores Core Data wrote with an old version, migrated to a later one: every row of every entity that is
+    /// still there survives, the UUID is kept, the store verifies.
+    @Test(arguments: [
+        ("artsy__energy__oss_stubbed_data/oss_stubbed_data.sqlite", "artsy__energy__ArtsyPartner", "ArtsyFolio v2.7.0"),
+        ("artsy__energy__Migrations/ArtsyPartner_1.4.sqlite", "artsy__energy__ArtsyPartner", "ArtsyFolio v1.5"),
+        ("mwkirk__MWKCoreData__Stores/MWKCoreDataTests.sqlite", "mwkirk__MWKCoreData__MWKCoreDataTests", "MWKCoreDataTests2"),
+        ("bignerdranch__CoreDataStack__TestModel/TestModel.sqlite", "bignerdranch__CoreDataStack__Sample", "TestModel 2"),
+    ])
+    func realStoreMigrates(_ store: String, _ bundle: String, _ version: String) throws {
+        let path = try temporaryDirectory().appendingPathComponent("Real.sqlite").path
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: Corpus.stores.path + "/" + store + suffix) {
+            try FileManager.default.copyItem(atPath: Corpus.stores.path + "/" + store + suffix, toPath: path + suffix)
+        }
+        let destination = try ModelLoader.load(Corpus.models.appendingPathComponent(bundle + ".xcdatamodeld").path, version: version)
+        let before = try Store.open(at: path, loaded: destination, options: .init(readOnly: true))
+        #expect(before.warnings.contains { $0.contains("without migrating") })
+        var counts: [String: Int] = [:]
+        for entity in before.model.entities where !entity.isAbstract {
+            counts[entity.name] = try before.count(ObjectFetchRequest(entity: entity.name, includesSubentities: false))
+        }
+        let uuid = before.metadata.uuid
+        try Store.migrate(at: path, to: destination, options: .init(backup: false))
+        let after = try Store.open(at: path, loaded: destination)
+        #expect(after.metadata.uuid == uuid)
+        #expect(try after.verify().isEmpty)
+        for (name, count) in counts where destination.model.entity(named: name).map({ !$0.isAbstract }) ?? false {
+            #expect(try after.count(ObjectFetchRequest(entity: name, includesSubentities: false)) == count, "\(name)")
+        }
+        #expect(try StaffFixture.rows(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_MODELCACHE'") == [["0"]]
+                || StaffFixture.rows(path, "SELECT COUNT(*) FROM Z_MODELCACHE") == [["0"]])
+    }
 }

@@ -89,7 +89,7 @@ enum MigrationError {
     /// A change that cannot be inferred (134190).
     static func notInferable(_ reasons: [String], from: String, to: String) -> StoreError {
         StoreError(.modelMismatch, "cannot migrate the store from \(from) to \(to): the mapping cannot be inferred "
-                   + "(Core Data error 134190): " + reasons.joined(separator: "; "))
+                   + "(Core Data error 134190; it needs a mapping model, 134140): " + reasons.joined(separator: "; "))
     }
 
     /// A change the data does not allow (134190 too: Core Data reports inferred-mapping failures with it).
