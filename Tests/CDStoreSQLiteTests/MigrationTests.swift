@@ -287,6 +287,31 @@ struct MigrationSafetyTests {
         }
     }
 
+    /// Unordered → ordered to-manys: the order columns appear (join table and foreign-key side) and are filled.
+    @Test func relationshipsBecomingOrderedGetOrderKeys() throws {
+        let path = try StaffFixture.makeVersion1Store()
+        let destination = try variant { m in
+            entity(&m, "Department") { $0.relationships[0].isOrdered = true }
+            entity(&m, "Person") { $0.relationships[2].isOrdered = true }
+        }
+        let report = try Store.migrate(at: path, to: destination, options: .init(backup: false))
+        #expect(report.steps[0].changes.contains { $0.kind == .relationshipOrderingChanged })
+        let store = try Store.open(at: path, loaded: destination)
+        #expect(try store.verify().isEmpty)
+        let fresh = try temporaryDirectory().appendingPathComponent("Fresh.sqlite").path
+        _ = try Store.open(at: fresh, loaded: destination)
+        #expect(try StaffFixture.schema(path) == StaffFixture.schema(fresh))
+        guard case .foreignKey(_, _, _, let orderKey?)? = store.layout.entity(named: "Department")?.toManys["employees"],
+              case .joinTable(let join, _, _, let joinOrder?)? = store.layout.entity(named: "Person")?.toManys["projects"] else {
+            Issue.record("no order columns in the layout")
+            return
+        }
+        #expect(try StaffFixture.rows(path, "SELECT COUNT(*) FROM ZPERSON WHERE ZDEPARTMENT IS NOT NULL AND \(orderKey) IS NULL") == [["0"]])
+        #expect(try StaffFixture.rows(path, "SELECT COUNT(*), COUNT(\(joinOrder)) FROM \(join)") == [["3", "3"]])
+        let rnd = try store.fetch(ObjectFetchRequest(entity: "Department", sort: [SortDescriptor("name")])).last
+        if case .array(let ids)? = rnd?["employees"] { #expect(ids.count == 2) } else { Issue.record("employees") }
+    }
+
     @Test(arguments: [1, 8, 20, 35, 60, 90])
     func aFailureAnywhereLeavesTheStoreUnchanged(after statements: Int) throws {
         let path = try StaffFixture.makeVersion1Store()
