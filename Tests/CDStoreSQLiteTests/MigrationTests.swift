@@ -224,7 +224,8 @@ struct MigrationSafetyTests {
 
     @Test func nonOptionalWithoutDefaultAndNullRowsIsRefused() throws {
         try expectRefusal(try variant { m in entity(&m, "Person") { $0.attributes[2].isOptional = false } },
-                          ["134190", "entity 'Person', attribute 'nickname'", "1 rows are NULL"])
+                          ["134190", "entity 'Person', attribute 'nickname' becomes non-optional without a default value and 1 rows are NULL",
+                           "entity 'Contractor', attribute 'nickname' becomes non-optional without a default value and 1 rows are NULL"])
     }
 
     @Test func addedNonOptionalAttributeWithoutDefaultIsRefused() throws {
@@ -239,7 +240,8 @@ struct MigrationSafetyTests {
 
     @Test func lossyConversionIsRefusedWithTheValues() throws {
         try expectRefusal(try variant { m in entity(&m, "Person") { $0.attributes[0].type = .boolean } },
-                          ["134190", "attribute 'age'", "lossy for 1 rows", "not 0 or 1: 41"])
+                          ["134190", "entity 'Person', attribute 'age': changing Integer 16 to Boolean is lossy for 1 rows (not 0 or 1: 41)",
+                           "entity 'Employee', attribute 'age': changing Integer 16 to Boolean is lossy for 1 rows (not 0 or 1: 30)"])
     }
 
     @Test func newUniquenessConstraintViolatedByRowsIsRefused() throws {

@@ -84,6 +84,9 @@ final class MigrationStepRunner {
         try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments) ?? []) ?? 0
     }
 
+    /// Refusals found while working out column values, reported together.
+    private var pendingRefusals: [String] = []
+
     private func refuse(_ reason: String) -> StoreError {
         MigrationError.dataRefused(reason, from: sourceName, to: destinationName)
     }
@@ -334,6 +337,7 @@ final class MigrationStepRunner {
             }
             result[entity.name] = values
         }
+        if !pendingRefusals.isEmpty { throw refuse(pendingRefusals.joined(separator: "; ")) }
         return result
     }
 
@@ -357,9 +361,10 @@ final class MigrationStepRunner {
             let bad = try count("SELECT COUNT(*) \(where_) AND \(condition)")
             if bad > 0 {
                 let samples = try DatabaseValue.fetchAll(db, sql: "SELECT s.\(oldColumn) \(where_) AND \(condition) LIMIT 3")
-                throw refuse("entity '\(entity.name)', attribute '\(name)': changing \(previous!.type.rawValue) to "
+                pendingRefusals.append("entity '\(entity.name)', attribute '\(name)': changing \(previous!.type.rawValue) to "
                              + "\(attribute.type.rawValue) is lossy for \(bad) rows (\(conversion.invalidReason): "
                              + samples.map { $0.description }.joined(separator: ", ") + ")")
+                return value
             }
         }
         if oldColumn == nil, !stored.isNull {
@@ -370,8 +375,8 @@ final class MigrationStepRunner {
             } else {
                 let nulls = try count("SELECT COUNT(*) \(where_) AND \(value.sql.replacingOccurrences(of: "{s}", with: "s")) IS NULL")
                 if nulls > 0 {
-                    throw refuse("entity '\(entity.name)', attribute '\(name)' becomes non-optional without a default value "
-                                 + "and \(nulls) rows are NULL")
+                    pendingRefusals.append("entity '\(entity.name)', attribute '\(name)' becomes non-optional without a default "
+                                           + "value and \(nulls) rows are NULL")
                 }
             }
         }

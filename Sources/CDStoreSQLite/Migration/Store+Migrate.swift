@@ -115,6 +115,9 @@ extension Store {
 
     static func migrate(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,
                         options: MigrationOptions) throws -> MigrationReport {
+        if metadata.plist != nil, metadata.hashDifferences(from: destination.model).isEmpty {
+            return MigrationReport(steps: [], backupPath: nil, isDryRun: options.dryRun)
+        }
         let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
         let chains = try migrationChains(from: source, to: destination)
         /// Runs the first chain that works.
