@@ -289,6 +289,26 @@ struct MigrationSafetyTests {
         }
     }
 
+    /// A column added at the end of a table whose rows stay as they are: `ALTER TABLE ADD COLUMN` (+ `UPDATE` for
+    /// the default), no rebuild; the other tables are not touched at all.
+    @Test func addedColumnIsAnAlterTable() throws {
+        let path = try StaffFixture.makeVersion1Store()
+        let destination = try variant { m in
+            entity(&m, "Legacy") {
+                var zeta = Attribute(name: "zeta", type: .integer32)
+                zeta.defaultValue = "9"
+                $0.attributes.append(zeta)
+            }
+        }
+        let report = try Store.migrate(at: path, to: destination, options: .init(backup: false))
+        let statements = report.steps[0].statements.map(\.sql).filter { !$0.contains("Z_PRIMARYKEY") }
+        #expect(statements == ["ALTER TABLE ZLEGACY ADD COLUMN ZZETA INTEGER", "UPDATE ZLEGACY SET ZZETA = ? WHERE Z_ENT = 3"])
+        #expect(try StaffFixture.rows(path, "SELECT ZVALUE, ZZETA FROM ZLEGACY") == [["3", "9"]])
+        let store = try Store.open(at: path, loaded: destination)
+        #expect(try store.verify().isEmpty)
+        #expect(report.lines.contains("  attribute added: Legacy.zeta (Integer 32, default 9) — 2 SQL statements"))
+    }
+
     /// Unordered → ordered to-manys: the order columns appear (join table and foreign-key side) and are filled.
     @Test func relationshipsBecomingOrderedGetOrderKeys() throws {
         let path = try StaffFixture.makeVersion1Store()
