@@ -13,6 +13,9 @@ public struct CDStoreCommand: ParsableCommand {
         --model, --model-version, --store and --read-only are accepted by every subcommand, before or after \
         its name; $CDSTORE_MODEL and $CDSTORE_STORE give defaults.
 
+        A store saved with an earlier version of the model is migrated when opened for writing (a backup copy \
+        is kept; --no-backup skips it, --no-migrate refuses instead); see cdstore migrate --help.
+
         Exit status: 0 success; 1 bad input or data (nothing was written); 2 wrong use of the command line; \
         3 the store does not match the model; 4 a store or model that cannot be opened.
 
@@ -26,8 +29,8 @@ public struct CDStoreCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             InsertCommand.self, FetchCommand.self, CountCommand.self, ProjectCommand.self, UpdateCommand.self,
-            DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, InfoCommand.self,
-            VerifyCommand.self, REPLCommand.self,
+            DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, MigrateCommand.self,
+            InfoCommand.self, VerifyCommand.self, REPLCommand.self,
             ModelCommand.self,
         ])
 

@@ -6,8 +6,8 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let subcommands = ["insert", "fetch", "count", "project", "update", "delete", "export", "import", "seed",
-                              "info", "verify", "repl",
-                              "model show", "model validate", "model compile", "model hashes"]
+                              "migrate", "info", "verify", "repl",
+                              "model show", "model validate", "model compile", "model hashes", "model diff"]
 
     @Test(arguments: subcommands)
     func readmeMentionsSubcommand(name: String) throws {

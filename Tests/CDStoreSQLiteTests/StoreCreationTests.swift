@@ -97,9 +97,10 @@ struct StoreCreationTests {
         let (store, _) = try newStore()
         var other = model
         other.entities[0].attributes.append(Attribute(name: "extra", type: .string, isOptional: true))
-        #expect(throws: StoreError.self) { try Store.open(at: store.path, model: other) }
+        // With migration off (--no-migrate); by default the store would be migrated (see MigrationTests).
+        #expect(throws: StoreError.self) { try Store.open(at: store.path, model: other, options: .init(migrate: false)) }
         do {
-            _ = try Store.open(at: store.path, model: other)
+            _ = try Store.open(at: store.path, model: other, options: .init(migrate: false))
         } catch let error as StoreError {
             #expect(error.code == .modelMismatch)
             #expect(error.message.contains("134100"))

@@ -24,6 +24,16 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .customLong("read-only"), help: "Open the store without writing anything.")
     var readOnly = false
 
+    // Hidden in every command's help (documented by `cdstore --help` and `cdstore migrate --help`).
+    @Flag(name: .customLong("no-migrate"), help: ArgumentHelp(
+        "Refuse a store saved with another model version (exit status 3, with the differences) instead of migrating it.",
+        visibility: .hidden))
+    var noMigrate = false
+
+    @Flag(name: .customLong("no-backup"), help: ArgumentHelp(
+        "Do not copy the store to STORE.backup-<timestamp> before migrating it.", visibility: .hidden))
+    var noBackup = false
+
     /// The model path given by option or environment.
     var modelPath: String? { model ?? ProcessInfo.processInfo.environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 } }
 
@@ -54,7 +64,8 @@ struct StoreOptions: ParsableArguments {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
         let store = try Store.open(at: path, loaded: try loadModel(),
-                                   options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly))
+                                   options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly,
+                                                          migrate: !noMigrate, backup: !noBackup))
         for warning in store.warnings { Console.warn(warning) }
         if store.wasCreated && announce { Console.note("created a new store at \(path)") }
         return store

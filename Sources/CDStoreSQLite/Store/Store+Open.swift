@@ -31,8 +31,32 @@ extension Store {
         } catch {
             throw StoreError(.cannotOpen, "\(path) is not a SQLite database (\(Self.describe(error)))")
         }
-        let metadata = try readMetadata(database, path: path)
+        var metadata = try readMetadata(database, path: path)
         var warnings: [String] = []
+        var loaded = loaded
+        if let given = loaded, metadata.plist != nil, !metadata.hashDifferences(from: given.model).isEmpty {
+            if readOnly {
+                // Never migrate a read-only open: read with the version the store was saved with, when there is one.
+                if let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path) {
+                    warnings.append("the store was saved with \(source.name), not with the model given; opened read-only with "
+                                    + "that version, without migrating")
+                    loaded = source.loaded
+                }
+            } else if !options.migrate {
+                let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path)
+                let differences = source.map { ModelDiff.changes(from: $0.loaded.model, to: given.model).map(\.description) }
+                    ?? metadata.hashDifferences(from: given.model).map { "entity hash differs: \($0)" }
+                throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100) and "
+                                 + "migration is off (--no-migrate); differences from \(source?.name ?? "the store's model"):\n  "
+                                 + differences.joined(separator: "\n  "))
+            } else {
+                let report = try migrate(database: database, path: path, metadata: metadata, destination: given,
+                                         options: MigrationOptions(backup: options.backup))
+                metadata = try readMetadata(database, path: path)
+                let steps = report.steps.map { "\($0.from) → \($0.to)" }.joined(separator: ", ")
+                warnings.append("migrated the store (\(steps))" + (report.backupPath.map { "; backup at \($0)" } ?? ""))
+            }
+        }
         let (model, source, propertyOrder) = try resolveModel(loaded, metadata: metadata, database: database, path: path,
                                                               warnings: &warnings)
         let frameworkVersion = metadata.persistenceFrameworkVersion ?? StoreMetadata.frameworkVersion

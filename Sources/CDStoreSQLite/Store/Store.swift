@@ -25,10 +25,18 @@ public final class Store: @unchecked Sendable {
         public var createIfMissing = true
         /// The UUID of a newly created store (random when nil).
         public var uuid: String? = nil
-        public init(readOnly: Bool = false, createIfMissing: Bool = true, uuid: String? = nil) {
+        /// Migrate a store saved with another version of the model (lightweight migration, inferred mapping);
+        /// when false, such a store is refused (134100) with the list of differences. Read-only opens never migrate.
+        public var migrate = true
+        /// Back up the store before migrating it (see ``MigrationOptions/backup``).
+        public var backup = true
+        public init(readOnly: Bool = false, createIfMissing: Bool = true, uuid: String? = nil, migrate: Bool = true,
+                    backup: Bool = true) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.uuid = uuid
+            self.migrate = migrate
+            self.backup = backup
         }
     }
 

@@ -1,0 +1,318 @@
+import CDStoreModel
+import Foundation
+import GRDB
+
+/// How to migrate a store.
+public struct MigrationOptions: Sendable {
+    /// Copy the store (and its `-wal`/`-shm` files) to `<store>.backup-<yyyyMMdd-HHmmss>` before the first change.
+    public var backup: Bool
+    /// Work out the plan on a temporary copy of the store and leave the store itself untouched.
+    public var dryRun: Bool
+    /// For tests: fail as if SQLite had failed after this many statements (the store must come out unchanged).
+    public var failAfterStatements: Int?
+
+    public init(backup: Bool = true, dryRun: Bool = false, failAfterStatements: Int? = nil) {
+        self.backup = backup
+        self.dryRun = dryRun
+        self.failAfterStatements = failAfterStatements
+    }
+}
+
+/// What a migration did (or, for a dry run, would do).
+public struct MigrationReport: Sendable {
+    /// One model step.
+    public struct Step: Sendable {
+        /// The source model version (its name in the `.xcdatamodeld`, or a description of the store's model).
+        public var from: String
+        /// The destination model version.
+        public var to: String
+        /// The differences, as `cdstore model diff` prints them.
+        public var changes: [ModelChange]
+        /// The statements issued on the store (temporary working tables left out).
+        public var statements: [MigrationStatement]
+        /// Whether entity numbers had to be reassigned (see ``Store/migrate(at:to:options:)``).
+        public var renumberedEntities: Bool
+        /// Tables each change concerns, for statement counts.
+        var changeTables: [[String]]
+
+        /// The statements that touch the tables of `changes[index]`.
+        public func statementCount(forChange index: Int) -> Int {
+            let tables = Set(changeTables[index])
+            return statements.filter { !Set($0.tables).isDisjoint(with: tables) }.count
+        }
+    }
+    /// The steps, in order.
+    public var steps: [Step]
+    /// Where the backup copy went (nil with no backup, or a dry run).
+    public var backupPath: String?
+    /// Whether the store was left untouched (a dry run, or nothing to do).
+    public var isDryRun: Bool
+
+    /// The plan: one line per step, then one per change with the number of SQL statements on its tables.
+    public var lines: [String] {
+        var lines: [String] = []
+        for step in steps {
+            let bookkeeping = step.statements.filter { $0.tables.isEmpty }.count
+            lines.append("step \(step.from) → \(step.to): \(step.changes.count) changes, \(step.statements.count) SQL statements"
+                         + (step.renumberedEntities ? " (entities renumbered)" : ""))
+            for (index, change) in step.changes.enumerated() {
+                lines.append("  \(change) — \(step.statementCount(forChange: index)) SQL statements")
+            }
+            lines.append("  Z_PRIMARYKEY and metadata — \(bookkeeping + 1) SQL statements")
+        }
+        return lines
+    }
+}
+
+/// The model a store was saved with.
+struct SourceModel {
+    var loaded: LoadedModel
+    /// Its name for messages: the version name, or "the model cached in the store".
+    var name: String
+    /// Its version index in the destination's `.xcdatamodeld`, when it is one of its versions.
+    var versionIndex: Int?
+}
+
+extension Store {
+    /// Migrates the store at `path` to `destination`, as Core Data's lightweight migration with an inferred
+    /// mapping model does (`NSMigratePersistentStoresAutomaticallyOption` + `NSInferMappingModelAutomaticallyOption`).
+    ///
+    /// The source model is the version of `destination`'s `.xcdatamodeld` whose entity hashes equal the store's
+    /// `NSStoreModelVersionHashes`, else the model the store carries (cdstore's cached JSON model, then Core
+    /// Data's `Z_MODELCACHE`), else error 134130. When the source is an earlier version of the same bundle and
+    /// the direct mapping cannot be inferred, the store goes through every version in between, in the bundle's
+    /// version order (``ModelLoader/versions(ofBundle:)``); otherwise in one step.
+    ///
+    /// Everything happens in one transaction: either the store ends up migrated, or it is left as it was (the
+    /// backup copy is removed again). Existing entity numbers are kept in `Z_PRIMARYKEY` (new entities numbered
+    /// after the highest); when a sub-tree would then not be numbered consecutively, all entities are numbered as
+    /// in a new store and the rows' `Z_ENT` rewritten. `Z_UUID` is kept; the metadata's hashes, identifiers,
+    /// digest, checksum and cached model are replaced at the end; `Z_MODELCACHE` rows are removed (cdstore cannot
+    /// write a compiled model; Core Data writes a new one). Refusals are ``StoreError/Code/modelMismatch`` errors
+    /// naming the change with Core Data's number (134190 not inferable, 134130 no source model, 134100 unrelated
+    /// model); SQLite failures are ``StoreError/Code/sqlite`` (134110).
+    @discardableResult
+    public static func migrate(at path: String, to destination: LoadedModel, options: MigrationOptions = .init()) throws -> MigrationReport {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.cannotOpen, "no store at \(path)") }
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: options.dryRun))
+        } catch {
+            throw StoreError(.cannotOpen, "cannot open \(path): \(describe(error))")
+        }
+        let metadata = try readMetadata(database, path: path)
+        return try migrate(database: database, path: path, metadata: metadata, destination: destination, options: options)
+    }
+
+    /// The differences between the store's model and `destination` (empty when the hashes match).
+    public static func modelDifferences(at path: String, destination: LoadedModel) throws -> [ModelChange] {
+        let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+        let metadata = try readMetadata(database, path: path)
+        guard !metadata.hashDifferences(from: destination.model).isEmpty else { return [] }
+        let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
+        return ModelDiff.changes(from: source.loaded.model, to: destination.model)
+    }
+
+    static func migrate(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,
+                        options: MigrationOptions) throws -> MigrationReport {
+        if metadata.plist != nil, metadata.hashDifferences(from: destination.model).isEmpty {
+            return MigrationReport(steps: [], backupPath: nil, isDryRun: options.dryRun)
+        }
+        let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
+        let chains = try migrationChains(from: source, to: destination)
+        /// Runs the first chain that works.
+        func runChains(_ database: DatabaseQueue) throws -> MigrationReport {
+            for (index, chain) in chains.enumerated() {
+                do {
+                    return try run(chain, database: database, metadata: metadata, options: options)
+                } catch let error as StoreError where index < chains.count - 1 && error.message.contains("134190") {
+                    continue
+                }
+            }
+            fatalError("unreachable: no migration chain")
+        }
+        if options.dryRun {
+            // Run the migration on a copy: refusals that depend on the data show up exactly as they would.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdstore-dry-run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let copy = folder.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
+            try copyStoreFiles(from: path, to: copy)
+            let copyDatabase = try DatabaseQueue(path: copy, configuration: configuration(readOnly: false))
+            var report = try runChains(copyDatabase)
+            report.isDryRun = true
+            return report
+        }
+        var backupPath: String?
+        if options.backup { backupPath = try backUp(path) }
+        do {
+            var report = try runChains(database)
+            report.backupPath = backupPath
+            return report
+        } catch {
+            if let backupPath {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: backupPath + suffix) }
+            }
+            throw error
+        }
+    }
+
+    /// Finds the model the store was saved with (see ``migrate(at:to:options:)``).
+    static func sourceModel(metadata: StoreMetadata, database: DatabaseQueue, destination: LoadedModel, path: String) throws -> SourceModel {
+        if let bundle = bundleURL(of: destination) {
+            let versions = (try? ModelLoader.versions(ofBundle: bundle)) ?? []
+            for (index, version) in versions.enumerated() {
+                guard let loaded = try? ModelLoader.load(bundle.path, version: version) else { continue }
+                if metadata.hashDifferences(from: loaded.model).isEmpty {
+                    return SourceModel(loaded: loaded, name: "\"\(version)\"", versionIndex: index)
+                }
+            }
+        }
+        let identifiers = metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")
+        if let cached = metadata.cachedModel,
+           let loaded = try? JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)) {
+            return SourceModel(loaded: loaded, name: "the model cached in the store [\(identifiers)]", versionIndex: nil)
+        }
+        let blob: Data? = try? database.read { db in
+            guard try db.tableExists("Z_MODELCACHE") else { return nil }
+            return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+        }
+        if let blob, !blob.isEmpty,
+           let loaded = try? ModelCacheDecoder.decode(blob, file: URL(fileURLWithPath: path + "#Z_MODELCACHE")),
+           metadata.hashDifferences(from: loaded.model).isEmpty {
+            return SourceModel(loaded: loaded, name: "the model in Z_MODELCACHE [\(identifiers)]", versionIndex: nil)
+        }
+        throw StoreError(.noModel, "cannot find the model the store was saved with (Core Data error 134130): no version of "
+                         + "\(destination.file.path) matches its version hashes and the store carries no model; the store's "
+                         + "model version identifiers are [\(identifiers)]")
+    }
+
+    /// The `.xcdatamodeld` a loaded model version comes from.
+    static func bundleURL(of loaded: LoadedModel) -> URL? {
+        var url = loaded.file
+        for _ in 0..<3 {
+            if url.pathExtension == "xcdatamodeld" { return url }
+            url = url.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// The chains of models to try, in order: direct (when its mapping can be inferred from the models alone),
+    /// then every version of the bundle in between (when the source is an earlier version of the bundle). A chain
+    /// that fails for a 134190 reason found in the data is rolled back and the next one tried.
+    static func migrationChains(from source: SourceModel, to destination: LoadedModel) throws -> [[(LoadedModel, String)]] {
+        let destinationName = destination.versionName.map { "\"\($0)\"" } ?? "the given model"
+        var chains: [[(LoadedModel, String)]] = []
+        var directError: StoreError?
+        do {
+            _ = try InferredMapping(source: source.loaded.model, destination: destination.model,
+                                    sourceName: source.name, destinationName: destinationName)
+            chains.append([(source.loaded, source.name), (destination, destinationName)])
+        } catch let error as StoreError where error.message.contains("134190") {
+            directError = error
+        }
+        if let start = source.versionIndex, let bundle = bundleURL(of: destination), let name = destination.versionName,
+           let versions = try? ModelLoader.versions(ofBundle: bundle), let end = versions.firstIndex(of: name), end > start + 1 {
+            var chain: [(LoadedModel, String)] = [(source.loaded, source.name)]
+            for version in versions[(start + 1)...end] {
+                chain.append((try ModelLoader.load(bundle.path, version: version), "\"\(version)\""))
+            }
+            do {
+                for (from, to) in zip(chain, chain.dropFirst()) {
+                    _ = try InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
+                }
+                chains.append(chain)
+            } catch let error as StoreError where chains.isEmpty {
+                throw directError ?? error
+            } catch {}
+        }
+        if chains.isEmpty, let directError { throw directError }
+        return chains
+    }
+
+    private static func run(_ chain: [(LoadedModel, String)], database: DatabaseQueue, metadata: StoreMetadata,
+                            options: MigrationOptions) throws -> MigrationReport {
+        var steps: [MigrationReport.Step] = []
+        var executed = 0
+        do {
+            try database.write { db in
+                let frameworkVersion = metadata.persistenceFrameworkVersion ?? StoreMetadata.frameworkVersion
+                let style = StoreLayout.IndexStyle.forFrameworkVersion(frameworkVersion)
+                let numbers = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+                    .reduce(into: [String: Int]()) { $0[$1["Z_NAME"] ?? ""] = $1["Z_ENT"] }
+                let first = chain[0].0
+                var sourceLayout = StoreLayout(model: first.model, options: .init(propertyOrder: first.propertyOrder, indexStyle: style))
+                if let renumbered = try? sourceLayout.renumbered(byStoreNumbers: numbers) { sourceLayout = renumbered }
+                for (index, (from, to)) in zip(chain, chain.dropFirst()).enumerated() {
+                    let mapping = try InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
+                    var statements: [MigrationStatement] = []
+                    let runner = MigrationStepRunner(
+                        db: db, mapping: mapping, sourceLayout: sourceLayout,
+                        destinationLayout: StoreLayout(model: to.0.model, options: .init(propertyOrder: to.0.propertyOrder, indexStyle: style)),
+                        sourceName: from.1, destinationName: to.1, prefix: "cdm\(index + 1)_") { statement in
+                            executed += 1
+                            if let limit = options.failAfterStatements, executed > limit {
+                                throw StoreError(.sqlite, "injected failure before statement \(executed): \(statement.sql)")
+                            }
+                            if !statement.isTemporary { statements.append(statement) }
+                        }
+                    try runner.run()
+                    let changes = ModelDiff.changes(from: from.0.model, to: to.0.model)
+                    let changeTables = changes.map { change -> [String] in
+                        var tables: [String] = []
+                        if let entity = runner.destinationLayout.entity(named: change.entity) {
+                            tables.append(entity.table)
+                            if let subject = change.subject, case .joinTable(let table, _, _, _)? = entity.toManys[subject] { tables.append(table) }
+                        }
+                        if let entity = sourceLayout.entity(named: change.entity) { tables.append(entity.table) }
+                        if change.kind == .entityRenamed, let old = change.detail?.replacingOccurrences(of: "was ", with: ""),
+                           let entity = sourceLayout.entity(named: old) { tables.append(entity.table) }
+                        return tables
+                    }
+                    steps.append(MigrationReport.Step(from: from.1, to: to.1, changes: changes, statements: statements,
+                                                      renumberedEntities: runner.renumberedEntities, changeTables: changeTables))
+                    sourceLayout = runner.destinationLayout
+                }
+                // Metadata last: the store describes itself as the new model only once everything else is done.
+                var updated = metadata
+                try updated.setModel(chain.last!.0.model)
+                if try db.tableExists("Z_MODELCACHE") {
+                    try db.execute(sql: "DELETE FROM Z_MODELCACHE")
+                }
+                try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT MIN(Z_VERSION) FROM Z_METADATA)",
+                               arguments: [try updated.encodedPlist()])
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError(.sqlite, "the migration failed (Core Data error 134110): \(error.message ?? error.description); "
+                             + "the store is unchanged")
+        }
+        return MigrationReport(steps: steps, backupPath: nil, isDryRun: false)
+    }
+
+    static func copyStoreFiles(from path: String, to copy: String) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+    }
+
+    /// Copies the store to `<path>.backup-<timestamp>` (with `-wal`/`-shm`), returning the copy's path.
+    static func backUp(_ path: String) throws -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        var backup = "\(path).backup-\(formatter.string(from: Date()))"
+        var counter = 1
+        while FileManager.default.fileExists(atPath: backup) {
+            counter += 1
+            backup = "\(path).backup-\(formatter.string(from: Date()))-\(counter)"
+        }
+        do {
+            try copyStoreFiles(from: path, to: backup)
+        } catch {
+            throw StoreError(.cannotOpen, "cannot back up the store to \(backup) before migrating: \(error)")
+        }
+        return backup
+    }
+}

@@ -1,0 +1,114 @@
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// `cdstore migrate`, `--no-migrate`, automatic migration on open and `cdstore model diff`.
+@Suite("migrate and model diff commands")
+struct MigrateCommandTests {
+    static let staff = Corpus.schemas.appendingPathComponent("Staff.xcdatamodeld").path
+
+    /// A version-1 store made through the command line.
+    func version1Store() throws -> String {
+        let store = try temporaryDirectory().appendingPathComponent("staff.sqlite").path
+        let json = #"""
+            [{"name":"R&D","employees":[{"name":"Ann","age":30,"score":3.0,"_entity":"Employee","badge":{"code":"B1"},
+              "projects":[{"title":"Apollo"}]},{"name":"Bo","_entity":"Contractor","agency":"Acme"}]},{"name":"Ops"}]
+            """#
+        let result = try CLIRunner.run(["insert", "Department", "--json", json, "--store", store, "--model", Self.staff,
+                                        "--model-version", "Staff"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return store
+    }
+
+    func run(_ arguments: [String], store: String) throws -> ProcessResult {
+        try CLIRunner.run(arguments + ["--store", store, "--model", Self.staff])
+    }
+
+    func backups(_ store: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: (store as NSString).deletingLastPathComponent).filter { $0.contains(".backup-") }
+    }
+
+    @Test func dryRunPrintsThePlanAndChangesNothing() throws {
+        let store = try version1Store()
+        let before = FileManager.default.contents(atPath: store)
+        let result = try run(["migrate", "--dry-run"], store: store)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("step \"Staff\" → \"Staff 2\": 18 changes, ") == true)
+        #expect(lines.contains { $0.hasPrefix("  attribute renamed: Person.fullName (was name) — ") && $0.hasSuffix(" SQL statements") })
+        #expect(lines.contains { $0.hasPrefix("step \"Staff 3\" → \"Staff 4\"") })
+        #expect(lines.last == "dry run: the store was not changed")
+        #expect(FileManager.default.contents(atPath: store) == before)
+        #expect(try backups(store).isEmpty)
+    }
+
+    @Test func migrateRunsThePlanWithABackup() throws {
+        let store = try version1Store()
+        let result = try run(["migrate"], store: store)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("migrated \(store); backup at \(store).backup-"))
+        #expect(try backups(store).count >= 1)
+        #expect(try run(["verify"], store: store).stdout == "ok\n")
+        #expect(try run(["count", "Person"], store: store).stdout == "1\n")
+        #expect(try run(["count", "Contractor"], store: store).stdout == "1\n")
+        let again = try run(["migrate"], store: store)
+        #expect(again.stdout == "the store already matches the model; nothing to migrate\n")
+    }
+
+    @Test func noMigrateRefusesWithTheDifferencesAndExit3() throws {
+        let store = try version1Store()
+        let before = FileManager.default.contents(atPath: store)
+        let result = try run(["count", "Person", "--no-migrate"], store: store)
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("error: the store was saved with a different model (Core Data error 134100) and migration is off (--no-migrate)"))
+        #expect(result.stderr.contains("\n  entity removed: Legacy\n"))
+        #expect(result.stderr.contains("\n  attribute renamed: Person.displayName (was name)\n") == false)
+        #expect(result.stderr.contains("\n  attribute added: Person.displayName (String)\n"))
+        #expect(FileManager.default.contents(atPath: store) == before)
+    }
+
+    @Test func writingCommandsMigrateAutomaticallyAndNoBackupSkipsTheCopy() throws {
+        let store = try version1Store()
+        let result = try run(["insert", "Person", "displayName=Di", "--no-backup"], store: store)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("warning: migrated the store (\"Staff\" → \"Staff 2\", \"Staff 2\" → \"Staff 3\", \"Staff 3\" → \"Staff 4\")\n"))
+        #expect(try backups(store).isEmpty)
+        #expect(try run(["count", "Person"], store: store).stdout == "2\n")
+    }
+
+    @Test func readOnlyCommandsDoNotMigrate() throws {
+        let store = try version1Store()
+        let before = FileManager.default.contents(atPath: store)
+        let verify = try run(["verify"], store: store)
+        #expect(verify.status == 0)
+        #expect(verify.stderr.contains("saved with \"Staff\", not with the model given; opened read-only with that version, without migrating"))
+        let fetch = try run(["count", "Person", "--read-only"], store: store)
+        #expect(fetch.stdout == "2\n")
+        #expect(FileManager.default.contents(atPath: store) == before)
+    }
+
+    @Test func migrateRefusesWhatCannotBeInferred() throws {
+        let store = try temporaryDirectory().appendingPathComponent("mwk.sqlite").path
+        let bundle = Corpus.models.appendingPathComponent("mwkirk__MWKCoreData__MWKCoreDataTests.xcdatamodeld").path
+        #expect(try CLIRunner.run(["insert", "Employee", "name=Ann", "--store", store, "--model", bundle,
+                                   "--model-version", "MWKCoreDataTests2"]).status == 0)
+        let result = try CLIRunner.run(["migrate", "--store", store, "--model", bundle, "--model-version", "MWKCoreDataTests3"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("(Core Data error 134190): entity 'Employee', attribute 'firstName' becomes non-optional"))
+    }
+
+    @Test func modelDiffPrintsOneLinePerChange() throws {
+        let result = try CLIRunner.run(["model", "diff", Self.staff, "--from-version", "Staff 3", "--to-version", "Staff 4"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            attribute removed: Department.code
+            attribute renamed: Person.displayName (was fullName)
+            attribute type changed: Person.score (Integer 64 → String)
+            fetch index changed: Person.byName
+            entity added: Review
+
+            """)
+        let none = try CLIRunner.run(["model", "diff", Self.staff, Self.staff])
+        #expect(none.status == 0 && none.stdout.isEmpty)
+    }
+}
