@@ -23,7 +23,8 @@ public enum CLIRunner {
 /// The SHA-256-free fingerprint of a store for "left exactly as it was" checks: the bytes of the store file and
 /// of its `-wal` (a committed write lands in one of them).
 public func storeBytes(_ path: String) -> [Data?] {
-    ["", "-wal"].map { FileManager.default.contents(atPath: path + $0) }
+    // An empty -wal holds nothing: SQLite leaves one behind when it opens a WAL store read-only.
+    ["", "-wal"].map { suffix in FileManager.default.contents(atPath: path + suffix).flatMap { $0.isEmpty ? nil : $0 } }
 }
 
 /// Models and data shipped for tests under `Tests/Fixtures`.

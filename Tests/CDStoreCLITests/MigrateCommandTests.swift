@@ -81,10 +81,16 @@ struct MigrateCommandTests {
         let before = FileManager.default.contents(atPath: store)
         let verify = try run(["verify"], store: store)
         #expect(verify.status == 0)
-        #expect(verify.stderr.contains("saved with \"Staff\", not with the model given; opened read-only with that version, without migrating"))
+        #expect(verify.stderr.contains("saved with \"Staff\", not with the model given; read with that version, without migrating"))
         let fetch = try run(["count", "Person", "--read-only"], store: store)
         #expect(fetch.stdout == "2\n")
         #expect(FileManager.default.contents(atPath: store) == before)
+        // Commands that only read never migrate, even without --read-only.
+        for command in [["count", "Person"], ["fetch", "Person"], ["export"]] {
+            let result = try run(command, store: store)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(FileManager.default.contents(atPath: store) == before, "\(command) changed the store")
+        }
     }
 
     @Test func migrateRefusesWhatCannotBeInferred() throws {

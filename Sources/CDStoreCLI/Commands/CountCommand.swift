@@ -32,7 +32,7 @@ struct CountCommand: ParsableCommand {
     func run() throws {
         let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
                                    includesSubentities: !exactEntity)
-        let count = try storeOptions.withStore(create: true, announce: true) { store in try store.count(request) }
+        let count = try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in try store.count(request) }
         print(count)
     }
 }

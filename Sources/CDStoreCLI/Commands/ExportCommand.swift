@@ -40,7 +40,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        try storeOptions.withStore(create: false) { store in
+        try storeOptions.withStore(create: false, readsOnly: true) { store in
             for name in entities { _ = try store.resolveEntity(name) }
             // Abstract entities have no objects of their own; their sub-entities' objects are exported under the sub-entities.
             let names = entities.isEmpty ? store.model.entities.filter { !$0.isAbstract }.map(\.name) : entities

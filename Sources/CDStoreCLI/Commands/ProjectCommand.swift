@@ -79,7 +79,7 @@ struct ProjectCommand: ParsableCommand {
             throw CLIError.input(error.description)
         }
         let format = formatOptions.resolved
-        try storeOptions.withStore(create: false) { store in
+        try storeOptions.withStore(create: false, readsOnly: true) { store in
             let rows = try store.project(request)
             let writer = format.writer(columns: request.resultKeys, output: .standardOutput())
             for row in rows { writer.write(format == .table ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row) }

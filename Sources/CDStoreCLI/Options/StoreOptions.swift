@@ -56,13 +56,15 @@ struct StoreOptions: ParsableArguments {
         return loaded
     }
 
-    /// Opens the store, creating it when missing unless `create` is false.
     /// Opens the store, creating it when missing unless `create` is false; `announce` says so on stderr (for
-    /// commands that only read, where a new empty store may well be a mistyped path).
-    func openStore(create: Bool = true, announce: Bool = false) throws -> Store {
+    /// commands that only read, where a new empty store may well be a mistyped path). Commands that only read
+    /// (`readsOnly`) open an existing store read-only, so they never migrate or otherwise change it: a store
+    /// saved with an older model version is read with that version.
+    func openStore(create: Bool = true, announce: Bool = false, readsOnly: Bool = false) throws -> Store {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
+        let readOnly = self.readOnly || (readsOnly && FileManager.default.fileExists(atPath: path))
         let store = try Store.open(at: path, loaded: try loadModel(),
                                    options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly,
                                                           migrate: !noMigrate, backup: !noBackup))
@@ -73,8 +75,9 @@ struct StoreOptions: ParsableArguments {
 
     /// Runs `body` with the opened store. When the store was created for this command and the command fails,
     /// the new files are removed again, so a failed first insert leaves nothing behind.
-    func withStore<T>(create: Bool = true, announce: Bool = false, _ body: (Store) throws -> T) throws -> T {
-        let store = try openStore(create: create, announce: announce)
+    func withStore<T>(create: Bool = true, announce: Bool = false, readsOnly: Bool = false,
+                      _ body: (Store) throws -> T) throws -> T {
+        let store = try openStore(create: create, announce: announce, readsOnly: readsOnly)
         do {
             return try body(store)
         } catch {

@@ -35,20 +35,25 @@ extension Store {
         var warnings: [String] = []
         var loaded = loaded
         if let given = loaded, metadata.plist != nil, !metadata.hashDifferences(from: given.model).isEmpty {
-            if readOnly {
-                // Never migrate a read-only open: read with the version the store was saved with, when there is one.
-                if let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path) {
-                    warnings.append("the store was saved with \(source.name), not with the model given; opened read-only with "
-                                    + "that version, without migrating")
-                    loaded = source.loaded
-                }
-            } else if !options.migrate {
+            if !options.migrate {
                 let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path)
                 let differences = source.map { ModelDiff.changes(from: $0.loaded.model, to: given.model).map(\.description) }
                     ?? metadata.hashDifferences(from: given.model).map { "entity hash differs: \($0)" }
                 throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100) and "
                                  + "migration is off (--no-migrate); differences from \(source?.name ?? "the store's model"):\n  "
                                  + differences.joined(separator: "\n  "))
+            } else if readOnly {
+                // A read-only open never migrates: it reads with the version of the given bundle the store was saved
+                // with. A store whose model is not a version of the given one is refused, as Core Data refuses it.
+                guard let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path),
+                      source.versionIndex != nil else {
+                    throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100): "
+                                     + "entity hashes differ for \(metadata.hashDifferences(from: given.model).joined(separator: ", ")); "
+                                     + "read it without --model to use its own model, or migrate it with `cdstore migrate`")
+                }
+                warnings.append("the store was saved with \(source.name), not with the model given; read with "
+                                + "that version, without migrating")
+                loaded = source.loaded
             } else {
                 let report = try migrate(database: database, path: path, metadata: metadata, destination: given,
                                          options: MigrationOptions(backup: options.backup))
