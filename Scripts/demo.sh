@@ -11,25 +11,30 @@ export CDSTORE_MODEL=Schemas/Company.json CDSTORE_STORE="$work/Company.sqlite"
 run() {
   local line='$ cdstore' arg
   for arg in "$@"; do
-    if [[ "$arg" =~ ^[A-Za-z0-9_./:=@+-]+$ ]]; then line+=" $arg"
-    elif [[ "$arg" != *[\'\"\$\`\\]* ]]; then line+=" '$arg'"
+    arg=${arg//$work/\$TMPDIR}
+    if [[ "$arg" =~ ^[A-Za-z0-9_./:=@+$-]+$ ]]; then line+=" $arg"
+    elif [[ "$arg" != *\'* ]]; then line+=" '$arg'"
     else line+=" \"$arg\""; fi
   done
   echo "$line"
-  "$cdstore" "$@" 2>&1
-  local status=$?
-  [ $status -eq 0 ] || echo "(exit status $status)"
+  "$cdstore" "$@" 2>&1 | sed -E -e 's#x-coredata://[0-9A-F-]{36}/#x-coredata://…/#g' -e "s#$work#\$TMPDIR#g"
+  local status=${PIPESTATUS[0]}
+  [ "$status" -eq 0 ] || echo "(exit status $status)"
   echo
 }
 
-echo "# CDSTORE_MODEL=$CDSTORE_MODEL; CDSTORE_STORE is a new file, created on first use"
+echo "# CDSTORE_MODEL=$CDSTORE_MODEL CDSTORE_STORE=\$TMPDIR/Company.sqlite (a new file, created on first use)"
 echo
 run model validate
-run insert Company id=6F0C2B1E-8E2D-4C57-9A4B-3D1E5A7C9B20 name=Acme founded=1999-04-01 isPublic=yes revenue=12500000.50
-run insert Employee --file Schemas/demo/employees.csv
-run fetch Employee --where "age >= 30 AND lastName BEGINSWITH[cd] 'm'" --sort -salary --format table
-run count Employee --where "isActive == YES"
-run fetch Manager --format json
-run export Employee --format ndjson
+run insert Company --file Schemas/demo/Company.json
+run insert Employee --json '{"employeeNumber": 1006, "firstName": "Farah", "lastName": "Nasser", "salary": 61000, "department": {"_ref": {"name": "Sales"}}}'
+run fetch Employee --where "department.name == 'R&D' AND salary > 60000" --sort -salary --format json --no-relationships
+run count Employee --where "ANY department.employees.age > 50"
+run project Employee --properties 'department.name,count:employeeNumber AS people,average:salary,max:hiredAt' --group-by department.name --format table
+run update Employee --where "department.name == 'Sales'" --set 'salary=salary * 1.05'
+run project Employee --properties 'lastName,salary' --where "department.name == 'Sales'" --sort lastName --format table
 run insert Employee firstName=Gil lastName=Roy employeeNumber=1007 age=12
-run count Employee
+run delete Department --where "name == 'Sales'" --dry-run
+run export --format ndjson --output "$work/acme.ndjson"
+run verify
+run seed --out "$work/Seed.sqlite" --uuid 1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10 Schemas/demo/Company.json

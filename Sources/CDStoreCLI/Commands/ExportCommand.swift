@@ -65,6 +65,10 @@ struct ExportCommand: ParsableCommand {
                     .print(ObjectFetchRequest(entity: name, includesSubentities: false))
                 out.close()
             }
+            if let output {
+                let total = try names.reduce(0) { $0 + (try store.count(ObjectFetchRequest(entity: $1, includesSubentities: false))) }
+                print("exported \(total) \(total == 1 ? "object" : "objects") to \(output)")
+            }
         }
     }
 
