@@ -9,10 +9,10 @@ export CDSTORE_MODEL=Schemas/Company.json CDSTORE_STORE="$work/Company.sqlite"
 
 # Prints the command as a person would type it, runs it, and shows a failing exit status.
 run() {
-  local line='$ cdstore' arg
+  local line='$ cdstore' arg plain='^[A-Za-z0-9_./:=@+$-]+$'
   for arg in "$@"; do
     arg=${arg//$work/\$TMPDIR}
-    if [[ "$arg" =~ ^[A-Za-z0-9_./:=@+$-]+$ ]]; then line+=" $arg"
+    if [[ "$arg" =~ $plain ]]; then line+=" $arg"
     elif [[ "$arg" != *\'* ]]; then line+=" '$arg'"
     else line+=" \"$arg\""; fi
   done

@@ -135,7 +135,7 @@ public enum AttributeCoding {
         case .integer(let i): return i
         case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: return Int64(d)
         case .string(let s):
-            let text = s.trimmingCharacters(in: .whitespaces)
+            let text = s.trimmedSpaces
             if let i = Int64(text) { return i }
             if let d = Double(text), d == d.rounded(), abs(d) < 9.2e18, text.contains(".") { return Int64(d) }
             if text.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "+" }) && !text.isEmpty {
@@ -160,7 +160,7 @@ public enum AttributeCoding {
         case .bool(let b): return b
         case .integer(let i) where i == 0 || i == 1: return i == 1
         case .string(let s):
-            switch s.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch s.trimmedSpaces.lowercased() {
             case "true", "yes", "1": return true
             case "false", "no", "0": return false
             default: break
@@ -175,7 +175,7 @@ public enum AttributeCoding {
         case .integer(let i): return Double(i)
         case .double(let d): return d
         case .string(let s):
-            let text = s.trimmingCharacters(in: .whitespaces)
+            let text = s.trimmedSpaces
             switch text {
             case "NaN", "nan": return .nan
             case "Infinity", "inf", "+Infinity": return .infinity

@@ -6,7 +6,7 @@ public enum DateParsing {
     /// optional fractional seconds and a `Z` or `±hh:mm` offset (no offset means UTC); or a plain number, taken
     /// as seconds since 2001-01-01 (Core Data's reference date).
     public static func secondsSince2001(_ text: String) -> Double? {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = text.trimmedSpaces
         if let number = Double(s) { return number }
         let scalars = Array(s.utf8)
         var i = 0
@@ -62,11 +62,9 @@ public enum DateParsing {
             }
             guard i == scalars.count, hour < 24, minute < 60, second < 61 else { return nil }
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day else { return nil }
-        return date.timeIntervalSinceReferenceDate + fraction - Double(offset)
+        guard day <= CivilCalendar.daysInMonth(year: year, month: month) else { return nil }
+        let days = CivilCalendar.days(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - CivilCalendar.referenceOffset
+        return Double(seconds) + fraction - Double(offset)
     }
 }

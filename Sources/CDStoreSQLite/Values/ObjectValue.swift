@@ -64,14 +64,14 @@ public enum ValueText {
         var seconds = (millis / 1000).rounded(.down)
         var ms = Int(millis - seconds * 1000)
         if ms >= 1000 { seconds += 1; ms -= 1000 }
-        let date = Date(timeIntervalSinceReferenceDate: seconds)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let year = c.year ?? 0
+        guard abs(seconds) < 1e15 else { return String(secondsSince2001) }
+        let total = Int(seconds) + CivilCalendar.referenceOffset
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondOfDay = total - days * 86_400
+        let (year, month, day) = CivilCalendar.date(days: days)
         let yearText = year >= 0 && year <= 9999 ? pad(year, 4) : (year < 0 ? "-" + pad(-year, 6) : "+" + pad(year, 6))
-        return "\(yearText)-\(pad(c.month ?? 0, 2))-\(pad(c.day ?? 0, 2))T\(pad(c.hour ?? 0, 2)):"
-            + "\(pad(c.minute ?? 0, 2)):\(pad(c.second ?? 0, 2)).\(pad(ms, 3))Z"
+        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(ms, 3))Z"
     }
 
     /// The shortest decimal text that reads back to the same Double (`0.1`, `1e-05`, `NaN`).

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import CDStoreSQLite
+
+/// Dates in and out: ISO 8601 text ↔ seconds since 2001-01-01, as Core Data stores them.
+@Suite("Date text")
+struct DateTextTests {
+    @Test(arguments: [
+        ("2001-01-01", 0.0), ("2001-01-01T00:00:00Z", 0), ("2000-12-31T23:59:59Z", -1),
+        ("2024-05-01T12:30:00.250Z", 736_259_400.25), ("2024-05-01T14:30:00+02:00", 736_259_400),
+        ("2024-05-01 12:30", 736_259_400), ("1970-01-01", -978_307_200), ("2024-02-29", 730_857_600),
+        ("737057646.84", 737_057_646.84),
+    ])
+    func parses(text: String, seconds: Double) {
+        #expect(DateParsing.secondsSince2001(text) == seconds)
+    }
+
+    @Test(arguments: ["2023-02-29", "2024-13-01", "2024-04-31", "2024-05-01T25:00", "May 1", "2024-05-01Tnoon", ""])
+    func refusesWhatIsNotADate(text: String) {
+        #expect(DateParsing.secondsSince2001(text) == nil)
+    }
+
+    @Test(arguments: [
+        (0.0, "2001-01-01T00:00:00.000Z"), (-1, "2000-12-31T23:59:59.000Z"), (736_259_400.25, "2024-05-01T12:30:00.250Z"),
+        (-0.0005, "2000-12-31T23:59:59.999Z"), (0.9996, "2001-01-01T00:00:01.000Z"), (-978_307_200, "1970-01-01T00:00:00.000Z"),
+        (-63_113_904_000, "0001-01-01T00:00:00.000Z"),
+    ])
+    func prints(seconds: Double, text: String) {
+        #expect(ValueText.iso8601(seconds) == text)
+    }
+
+    /// Every day from 1600 to 2400 reads back to itself, and agrees with Foundation's Gregorian calendar.
+    @Test func civilArithmeticMatchesFoundation() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = CivilCalendar.days(year: 1600, month: 1, day: 1)
+        let end = CivilCalendar.days(year: 2400, month: 12, day: 31)
+        for days in stride(from: start, through: end, by: 7) {
+            let (year, month, day) = CivilCalendar.date(days: days)
+            #expect(CivilCalendar.days(year: year, month: month, day: day) == days)
+            let date = Date(timeIntervalSince1970: Double(days) * 86_400)
+            let components = calendar.dateComponents([.year, .month, .day], from: date)
+            if components.year != year || components.month != month || components.day != day {
+                Issue.record("day \(days): \(year)-\(month)-\(day) but Foundation says \(components)")
+                return
+            }
+        }
+    }
+
+    @Test func printedDatesReadBack() {
+        for seconds in stride(from: -5e10, through: 5e10, by: 7.3e8) {
+            let rounded = (seconds * 1000).rounded() / 1000
+            #expect(DateParsing.secondsSince2001(ValueText.iso8601(rounded)) == rounded)
+        }
+    }
+}
