@@ -46,7 +46,7 @@ let package = Package(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),
         .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreTestSupport"]),
-        .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate"]),
+        .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreSQLiteTests",
             dependencies: ["CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -4,18 +4,6 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// A seeded generator (SplitMix64): the same seed gives the same graph on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Generates a valid object graph for any model: `perEntity` objects per concrete entity, a value of the right
 /// type for each attribute (within its min/max, unique so that uniqueness constraints hold), and random
 /// relationships that respect inverses, required relationships and counts where possible. Each relationship pair

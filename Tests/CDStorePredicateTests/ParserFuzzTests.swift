@@ -1,18 +1,7 @@
+import CDStoreTestSupport
 import Testing
 
 @testable import CDStorePredicate
-
-/// SplitMix64: a tiny deterministic generator, so a failing input can be reproduced from the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct ParserFuzzTests {
     /// Valid inputs to mutate: every row of the parser table.

@@ -1,20 +1,9 @@
 import CDStoreModel
 import CDStorePredicate
 import Foundation
+import CDStoreTestSupport
 import Testing
 @testable import CDStoreSQLite
-
-/// SplitMix64: a small seeded generator, so a failure can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random predicates over the graph fixture's attributes and key paths (to-one chains, quantified to-many
 /// paths, collection operators, SUBQUERY, arithmetic, nil tests, NOT/AND/OR): `store.fetch` must select exactly
