@@ -1,0 +1,99 @@
+import CDStoreModel
+import CDStoreTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import CDStoreSQLite
+
+/// `verify` finds each kind of damage, and `info` reports what a store is.
+@Suite("Verifying stores")
+struct StoreVerifyTests {
+    let model = try! ModelLoader.load(Corpus.packageRoot.appendingPathComponent("Schemas/Organization.xcdatamodeld").path).model
+
+    /// A store with an organization, two people (one with a badge, friends with each other) and a project.
+    func filledStore() throws -> Store {
+        let store = try Store.open(at: try temporaryDirectory().appendingPathComponent("V.sqlite").path, model: model)
+        let json = #"{"name": "Acme", "members": [{"_entity": "Employee", "name": "Ann", "email": "ann@x", "employeeNumber": 1, "badge": {"code": "B1"}}, {"_entity": "Person", "name": "Bo", "email": "bo@x"}], "projects": [{"title": "P"}]}"#
+        guard case .object(let fields) = try JSONSerializationInput.parse(json) else { throw StoreError(.invalidInput, "fixture") }
+        try store.insert([InputRecord(fields: fields)], into: "Organization")
+        return store
+    }
+
+    func damage(_ store: Store, _ sql: String) throws -> [VerifyProblem] {
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: sql) }
+        return try Store.open(at: store.path, model: model, options: .init(readOnly: true)).verify()
+    }
+
+    @Test func aSoundStoreVerifies() throws {
+        #expect(try filledStore().verify() == [])
+    }
+
+    @Test(arguments: [
+        ("UPDATE ZPARTY SET Z_ENT = 99 WHERE ZNAME = 'Bo'", VerifyProblem.Kind.entityNumbers),
+        ("UPDATE ZPARTY SET Z_ENT = 3 WHERE ZNAME = 'Bo'", .entityNumbers),
+        ("UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Party'", .maxPrimaryKey),
+        ("UPDATE ZPARTY SET ZORGANIZATION = 77 WHERE ZNAME = 'Bo'", .danglingReference),
+        ("UPDATE ZBADGE SET Z5_HOLDER = 4", .danglingReference),
+        ("UPDATE ZBADGE SET ZHOLDER = (SELECT Z_PK FROM ZPARTY WHERE ZNAME = 'Bo')", .inverse),
+        ("INSERT INTO Z_5PROJECTS VALUES (55, 1)", .joinTable),
+        ("DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Tag'", .primaryKeys),
+        ("UPDATE Z_PRIMARYKEY SET Z_SUPER = 0 WHERE Z_NAME = 'Employee'", .primaryKeys),
+        ("ALTER TABLE ZTAG DROP COLUMN ZLABEL", .schema),
+    ] as [(String, VerifyProblem.Kind)])
+    func findsDamage(sql: String, kind: VerifyProblem.Kind) throws {
+        let problems = try damage(try filledStore(), sql)
+        #expect(problems.contains { $0.kind == kind }, "\(sql): \(problems)")
+    }
+
+    @Test func findsAMetadataHashThatDiffersFromTheModel() throws {
+        let store = try filledStore()
+        var metadata = store.metadata
+        var hashes = metadata.plist?["NSStoreModelVersionHashes"] as? [String: Any] ?? [:]
+        hashes["Tag"] = Data(repeating: 7, count: 32)
+        metadata.plist?["NSStoreModelVersionHashes"] = hashes
+        let plist = try metadata.encodedPlist()
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist]) }
+        // Read with the model cdstore cached in the store, whose Tag hash no longer matches the metadata.
+        let problems = try Store.open(at: store.path, loaded: nil, options: .init(readOnly: true)).verify()
+        #expect(problems.map(\.subject) == ["Tag"] && problems.first?.kind == .metadata, "\(problems)")
+    }
+
+    @Test func infoReportsMetadataHashesAndCounts() throws {
+        let info = try filledStore().info()
+        #expect(info.storeType == "SQLite" && info.frameworkVersion == StoreMetadata.frameworkVersion)
+        #expect(info.versionIdentifiers == ["1"] && info.journalMode == "wal" && info.autoVacuum == 2 && info.pageSize == 4096)
+        #expect(info.hasCDStoreModel && !info.hasCoreDataModelCache && info.hashesMatch)
+        let counts = Dictionary(uniqueKeysWithValues: info.entities.map { ($0.name, $0.objects) })
+        #expect(counts == ["Address": 0, "Badge": 1, "Contractor": 0, "Employee": 1, "Organization": 1, "Party": 0,
+                           "Person": 1, "Project": 1, "Tag": 0, "Task": 0])
+        #expect(info.entities.first { $0.name == "Party" }?.maxPrimaryKey == 3)
+    }
+
+    /// A store whose Z_PLIST is NULL (seen in a macOS Notes store) opens with a warning and reads.
+    @Test func aNullMetadataPlistIsTolerated() throws {
+        let store = try filledStore()
+        try DatabaseQueue(path: store.path).write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = NULL") }
+        let reopened = try Store.open(at: store.path, model: model)
+        #expect(reopened.warnings.contains { $0.contains("NULL") })
+        #expect(try reopened.count(ObjectFetchRequest(entity: "Party")) == 3)
+        #expect(try reopened.verify().map(\.kind) == [.metadata])
+    }
+}
+
+/// Parses JSON fixture text into an ``InputValue`` (the CLI's reader lives in a higher layer).
+enum JSONSerializationInput {
+    static func parse(_ text: String) throws -> InputValue {
+        convert(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
+    }
+
+    private static func convert(_ value: Any) -> InputValue {
+        switch value {
+        case let dictionary as [String: Any]: .object(dictionary.keys.sorted().map { ($0, convert(dictionary[$0]!)) })
+        case let array as [Any]: .array(array.map(convert))
+        case let string as String: .string(string)
+        case let number as NSNumber:
+            number.doubleValue == number.doubleValue.rounded() ? .integer(number.int64Value) : .double(number.doubleValue)
+        default: .null
+        }
+    }
+}
