@@ -6,11 +6,13 @@ import Testing
 struct Sandbox {
     let folder: URL
     let store: String
-    let model: String = Fixtures.model.path
+    let model: String
 
-    init() throws {
+    /// A sandbox for `model` (the fixture model by default).
+    init(model: String = Fixtures.model.path) throws {
         folder = try temporaryDirectory()
         store = folder.appendingPathComponent("test.sqlite").path
+        self.model = model
     }
 
     /// A path inside the folder.

@@ -2,39 +2,10 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// A temporary folder with a store of the Organization model (or another model), for end-to-end graph tests.
-struct GraphSandbox {
-    let folder: URL
-    let store: String
-    let model: String
+/// The Organization model of `Schemas/`, for end-to-end graph tests.
+let organizationModel = Corpus.schemas.appendingPathComponent("Organization.xcdatamodeld").path
 
-    init(model: String = Corpus.schemas.appendingPathComponent("Organization.xcdatamodeld").path) throws {
-        folder = try temporaryDirectory()
-        store = folder.appendingPathComponent("g.sqlite").path
-        self.model = model
-    }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
-        return path(name)
-    }
-
-    func run(_ arguments: [String], stdin: String? = nil, store: String? = nil) throws -> ProcessResult {
-        try CLIRunner.run(arguments + ["--store", store ?? self.store, "--model", model], stdin: stdin)
-    }
-
-    @discardableResult
-    func ok(_ arguments: [String], stdin: String? = nil, store: String? = nil,
-            sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try run(arguments, stdin: stdin, store: store)
-        #expect(result.status == 0, "cdstore \(arguments.joined(separator: " ")) failed: \(result.stderr)",
-                sourceLocation: sourceLocation)
-        return Sandbox.anonymized(result.stdout)
-    }
-
+extension Sandbox {
     /// Names printed by `fetch … --format ndjson --no-relationships` in order.
     func names(_ entity: String, _ arguments: [String] = [], key: String = "name") throws -> [String] {
         let text = try ok(["fetch", entity, "--format", "ndjson"] + arguments)
@@ -66,7 +37,7 @@ struct GraphSandbox {
 struct GraphCLITests {
     @Test("Predicates across relationships on a stored graph")
     func predicates() throws {
-        let box = try GraphSandbox()
+        let box = try Sandbox(model: organizationModel)
         try box.seedAcme()
         let cases: [(String, String, [String])] = [
             ("Person", "organization.name == 'Acme'", ["Ann", "Max", "Cy"]),
@@ -102,7 +73,7 @@ struct GraphCLITests {
 
     @Test("fetch output: _id, _entity, relationships as URIs in order, --counts, --include, --sort by a to-one")
     func fetchOutput() throws {
-        let box = try GraphSandbox()
+        let box = try Sandbox(model: organizationModel)
         try box.seedAcme()
         let project = try box.ok(["fetch", "Project", "--where", "title == 'Apollo'", "--format", "json"])
         #expect(project.contains(#""tasks":["x-coredata://<store-uuid>/Task/p1","x-coredata://<store-uuid>/Task/p2","x-coredata://<store-uuid>/Task/p3"]"#))
@@ -128,7 +99,7 @@ struct GraphCLITests {
 
     @Test("delete --dry-run prints per-entity counts and changes nothing; delete applies the rules")
     func deleteCommand() throws {
-        let box = try GraphSandbox()
+        let box = try Sandbox(model: organizationModel)
         try box.seedAcme()
         let before = storeBytes(box.store)
         let dry = try box.ok(["delete", "Project", "--all", "--dry-run"])
@@ -147,7 +118,7 @@ struct GraphCLITests {
     @Test("insert --map FILE, the model's own mapping, and --no-mapping")
     func mappingOptions() throws {
         let groot = Corpus.models.appendingPathComponent("gonzalezreal__Groot__Model.xcdatamodeld").path
-        let box = try GraphSandbox(model: groot)
+        let box = try Sandbox(model: groot)
         let api = #"[{"id":"1699","name":"Batman","real_name":"Bruce Wayne","powers":[{"id":"4","name":"Agility"}],"publisher":{"id":"10","name":"DC"}},{"id":"1455","name":"Iron Man","real_name":"Tony Stark","powers":[4],"publisher":10}]"#
         #expect(try box.ok(["insert", "Character", "--json", api]) == "inserted 2 objects into Character\n")
         #expect(try box.names("Publisher").count == 1)
@@ -159,7 +130,7 @@ struct GraphCLITests {
         try box.ok(["insert", "Character", "--upsert", "--json", #"{"id":1699,"name":"The Batman"}"#])
         #expect(try box.names("Character") == ["The Batman", "Iron Man", "N"])
 
-        let org = try GraphSandbox()
+        let org = try Sandbox(model: organizationModel)
         let map = try org.write("map.json", #"{"Person":{"keys":{"name":"user.name","organization":"org"},"relatedBy":{"organization":"name"}},"Organization":{"keys":{"name":"org_name"}}}"#)
         try org.ok(["insert", "Organization", "--map", map, "--json", #"{"org_name":"Acme"}"#])
         try org.ok(["insert", "Person", "--map", map, "--json", #"[{"user":{"name":"Ann"},"org":"Acme"},{"user":{"name":"Bo"},"org":"Acme"}]"#])
@@ -171,7 +142,7 @@ struct GraphCLITests {
 
     @Test("import: NDJSON lines without _entity are refused with their line")
     func importNeedsEntity() throws {
-        let box = try GraphSandbox()
+        let box = try Sandbox(model: organizationModel)
         let result = try box.run(["import", box.write("g.ndjson", "{\"_entity\":\"Tag\",\"label\":\"a\"}\n{\"label\":\"b\"}\n")])
         #expect(result.status == 1 && result.stderr.contains("line 2") && result.stderr.contains("each line needs \"_entity\""), "\(result.stderr)")
     }

@@ -219,7 +219,7 @@ struct GraphRoundTripTests {
         let model = try ModelLoader.load(modelPath).model
         var generator = GraphGenerator(model: model, perEntity: 6, seed: 0xC0FFEE)
         let document = generator.document()
-        let box = try GraphSandbox(model: modelPath)
+        let box = try Sandbox(model: modelPath)
         let created: Int
         do {
             let store = try Store.open(at: box.store, model: model)

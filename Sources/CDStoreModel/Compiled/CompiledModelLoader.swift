@@ -58,30 +58,9 @@ public enum CompiledModelLoader {
     /// the only `.mom`.
     public static func loadMomd(_ folder: URL, version: String? = nil) throws -> LoadedModel {
         let available = try versions(ofMomd: folder)
-        guard !available.isEmpty else {
-            throw ModelError(.unsupportedFormat, "the .momd holds no .mom file", file: folder.path)
-        }
-        let wanted: String
-        if let version {
-            var name = version
-            for ext in [".mom", ".xcdatamodel"] where name.hasSuffix(ext) { name = String(name.dropLast(ext.count)) }
-            guard available.contains(name) else {
-                throw ModelError(.unknownVersion, "no version '\(name)' in this compiled model; versions: "
-                                 + available.joined(separator: ", "), file: folder.path)
-            }
-            wanted = name
-        } else if let current = try versionInfo(ofMomd: folder)?.currentVersionName {
-            guard available.contains(current) else {
-                throw ModelError(.unknownVersion, "VersionInfo.plist names '\(current)' as current, but there is no "
-                                 + "'\(current).mom'", file: folder.path)
-            }
-            wanted = current
-        } else if available.count == 1 {
-            wanted = available[0]
-        } else {
-            throw ModelError(.unknownVersion, "no VersionInfo.plist names the current version; pick one with "
-                             + "--model-version (versions: \(available.joined(separator: ", ")))", file: folder.path)
-        }
+        let wanted = try ModelVersionChoice.pick(requested: version,
+                                                 current: try versionInfo(ofMomd: folder)?.currentVersionName.map { ($0, "VersionInfo.plist") },
+                                                 available: available, kind: "compiled model", file: folder)
         var loaded = try loadMom(folder.appendingPathComponent(wanted + ".mom"))
         loaded.versionName = wanted
         loaded.availableVersions = available

@@ -73,28 +73,9 @@ public enum ModelLoader {
 
     private static func loadBundle(_ bundle: URL, version: String?) throws -> LoadedModel {
         let available = try versions(ofBundle: bundle)
-        let wanted: String
-        if let version {
-            let name = version.hasSuffix(".xcdatamodel") ? String(version.dropLast(".xcdatamodel".count)) : version
-            guard available.contains(name) else {
-                throw ModelError(.unknownVersion, "no version '\(name)' in this bundle; versions: "
-                                 + available.joined(separator: ", "), file: bundle.path)
-            }
-            wanted = name
-        } else if let current = currentVersion(ofBundle: bundle) {
-            guard available.contains(current) else {
-                throw ModelError(.unknownVersion, ".xccurrentversion names '\(current)', which is not in the bundle",
-                                 file: bundle.path)
-            }
-            wanted = current
-        } else if available.count == 1 {
-            wanted = available[0]
-        } else if available.isEmpty {
-            throw ModelError(.unsupportedFormat, "the bundle holds no .xcdatamodel version", file: bundle.path)
-        } else {
-            throw ModelError(.unknownVersion, "no .xccurrentversion says which version is current; pick one with "
-                             + "--model-version (versions: \(available.joined(separator: ", ")))", file: bundle.path)
-        }
+        let wanted = try ModelVersionChoice.pick(requested: version,
+                                                 current: currentVersion(ofBundle: bundle).map { ($0, ".xccurrentversion") },
+                                                 available: available, kind: "bundle", file: bundle)
         var loaded = try loadVersion(bundle.appendingPathComponent(wanted + ".xcdatamodel"))
         loaded.versionName = wanted
         loaded.availableVersions = available
