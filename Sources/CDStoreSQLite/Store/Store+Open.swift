@@ -16,6 +16,7 @@ extension Store {
     /// model, the store's own is used: the JSON model cdstore keeps in stores it made, else the model Core Data
     /// caches in `Z_MODELCACHE` (``StoreError/Code/noModel`` when there is neither: 134130).
     public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
+        DerivationHashing.install()
         guard FileManager.default.fileExists(atPath: path) else {
             guard options.createIfMissing, !options.readOnly else { throw StoreError(.cannotOpen, "no store at \(path)") }
             guard let loaded else {
