@@ -69,8 +69,15 @@ struct InsertCommand: ParsableCommand {
 
     func run() throws {
         let records = try readRecords()
-        let inserted = try storeOptions.withStore { store in
-            try store.insert(records, into: entity, options: InsertOptions(upsert: upsert, mapping: try mapping(for: store)))
+        let progress = Progress("inserting")
+        let inserted: Int
+        do {
+            defer { progress.finish() }
+            inserted = try storeOptions.withStore { store -> Int in
+                let options = InsertOptions(upsert: upsert, mapping: try mapping(for: store),
+                                            progress: records.count > 5000 ? progress.update : nil)
+                return try store.insert(records, into: entity, options: options)
+            }
         }
         print("inserted \(inserted) \(inserted == 1 ? "object" : "objects") into \(entity)")
     }

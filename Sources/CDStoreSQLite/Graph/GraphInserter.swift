@@ -8,10 +8,14 @@ public struct InsertOptions: Sendable {
     public var upsert: Bool
     /// How input keys map to properties (nil: input keys are property names).
     public var mapping: JSONMapping?
+    /// Called now and then with the number of records stored so far and the total, for progress displays.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
-    public init(upsert: Bool = false, mapping: JSONMapping? = nil) {
+    public init(upsert: Bool = false, mapping: JSONMapping? = nil,
+                progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) {
         self.upsert = upsert
         self.mapping = mapping
+        self.progress = progress
     }
 }
 

@@ -26,7 +26,9 @@ extension Store {
                 } catch let error as StoreError {
                     throw error.at(record: index + 1, line: record.line)
                 }
+                if index % 2048 == 2047 { options.progress?(index + 1, records.count) }
             }
+            options.progress?(records.count, records.count)
             try GraphValidation(store: self, db: db).validate(inserter.touched)
             try bumpOptimisticLockVersions(inserter.touched.subtracting(inserter.inserted), db: db)
             try inserter.allocator.save(db)
