@@ -141,3 +141,23 @@ struct StoreWriteTests {
         #expect(exact.sql == "SELECT COUNT(*) FROM ZSHAPE t WHERE (t.Z_ENT = ?)")
     }
 }
+
+/// Large inserts report progress, so the CLI can show a progress line on a terminal.
+@Suite("Insert progress")
+struct InsertProgressTests {
+    final class Calls: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [[Int]] = []
+        func add(_ done: Int, _ total: Int) { lock.lock(); values.append([done, total]); lock.unlock() }
+        var all: [[Int]] { lock.lock(); defer { lock.unlock() }; return values }
+    }
+
+    @Test func progressIsReportedEvery2048RecordsAndAtTheEnd() throws {
+        let model = try ModelLoader.load(Fixtures.model.path).model
+        let store = try Store.open(at: try temporaryDirectory().appendingPathComponent("P.sqlite").path, model: model)
+        let calls = Calls()
+        let records = (0..<5000).map { InputRecord(fields: [("i32", .integer(Int64($0)))]) }
+        try store.insert(records, into: "Item", options: InsertOptions(progress: { calls.add($0, $1) }))
+        #expect(calls.all == [[2048, 5000], [4096, 5000], [5000, 5000]])
+    }
+}
