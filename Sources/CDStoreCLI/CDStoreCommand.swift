@@ -21,9 +21,9 @@ public struct CDStoreCommand: ParsableCommand {
 
         Example session:
           export CDSTORE_MODEL=Schemas/Company.json CDSTORE_STORE=/tmp/co.sqlite
-          cdstore insert Company name=Acme founded=1999-04-01
-          cdstore fetch Company --where "name BEGINSWITH[c] 'ac'"
-          cdstore count Company
+          cdstore insert Company --file Schemas/demo/Company.json
+          cdstore fetch Employee --where "department.name == 'R&D'" --format table
+          cdstore project Employee --properties 'department.name,average:salary' --group-by department.name
           cdstore export --format ndjson
         """,
         version: "0.1.0",
