@@ -37,6 +37,18 @@ import Testing
         #expect(VersionHasher.entityHashes(of: loaded.model).mapValues { Data($0).base64EncodedString() } == oracle)
     }
 
+    /// Every model in `Schemas/` loads without warnings and validates with no issues.
+    @Test(arguments: ["Company.json", "People.json", "Library.xcdatamodeld", "Organization.xcdatamodeld",
+                      "Staff.xcdatamodeld"])
+    func everySampleModelIsValid(name: String) throws {
+        let url = Corpus.schemas.appendingPathComponent(name)
+        for version in name.hasSuffix(".xcdatamodeld") ? try ModelLoader.versions(ofBundle: url) : [""] {
+            let loaded = try ModelLoader.load(url.path, version: version.isEmpty ? nil : version)
+            #expect(loaded.warnings == [], "\(name) \(version)")
+            #expect(ModelValidator.validate(loaded).map(\.description) == [], "\(name) \(version)")
+        }
+    }
+
     /// The example in `Schemas/README.md` is a valid, canonical JSON model.
     @Test func readmeExampleIsValidAndCanonical() throws {
         let readme = try String(contentsOf: Corpus.schemas.appendingPathComponent("README.md"), encoding: .utf8)
