@@ -129,7 +129,8 @@ extension Store {
                     continue
                 }
             }
-            fatalError("unreachable: no migration chain")
+            throw StoreError(.modelMismatch, "no way to migrate from \(source.name) to the model given was found "
+                             + "(Core Data error 134140)")
         }
         if options.dryRun {
             // Run the migration on a copy: refusals that depend on the data show up exactly as they would.
