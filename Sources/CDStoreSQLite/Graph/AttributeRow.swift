@@ -11,10 +11,10 @@ struct AttributeRow {
     /// With `validatingMissing` false, attributes the input leaves out take their default unchecked: a record merged
     /// into an existing object (upsert) keeps that object's values for them, so only the given ones must be valid.
     init(values: [(Attribute, InputValue)], entity: Entity, layout: EntityLayout, model: ManagedObjectModel,
-         validation: AttributeValidation, validatingMissing: Bool = true) throws {
+         validation: AttributeValidation, validatingMissing: Bool = true, attributes: [Attribute]? = nil) throws {
         let inputs = Dictionary(values.map { ($0.0.name, $0.1) }, uniquingKeysWith: { a, _ in a })
         given = Set(inputs.keys)
-        for attribute in model.attributes(of: entity) where !attribute.isTransient {
+        for attribute in attributes ?? model.attributes(of: entity) where !attribute.isTransient {
             guard let column = layout.attributeColumns[attribute.name] else { continue }
             do {
                 let stored = try inputs[attribute.name].map { try AttributeCoding.storedValue($0, for: attribute) }

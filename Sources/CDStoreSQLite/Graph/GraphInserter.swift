@@ -29,6 +29,8 @@ struct GraphInserter {
     var allocator = PrimaryKeyAllocator()
     /// Objects written by this transaction: inserted ones, and existing ones whose rows changed.
     var touched: Set<ObjectRef> = []
+    /// Each entity's properties, looked up once per insert rather than once per record.
+    private var propertiesByEntity: [String: EntityProperties] = [:]
     var inserted: Set<ObjectRef> = []
 
     init(store: Store, db: Database, options: InsertOptions) {
@@ -46,8 +48,10 @@ struct GraphInserter {
         guard let entityLayout = store.layout.entity(named: entity.name) else {
             throw StoreError(.unknownName, "no table for this entity", entity: entity.name)
         }
+        let properties = propertiesByEntity[entity.name] ?? EntityProperties(entity, in: model)
+        propertiesByEntity[entity.name] = properties
         let values = try PropertyValues(fields: fields, entity: entity, model: model,
-                                        mapping: options.mapping?.mapping(for: entity, in: model))
+                                        mapping: options.mapping?.mapping(for: entity, in: model), properties: properties)
 
         // Related objects first: nested inserts and references resolve to rows before this one is written.
         var toOneTargets: [(RelationshipStorage.Edge, ObjectRef?)] = []
@@ -68,12 +72,15 @@ struct GraphInserter {
 
         // A record that merges into an existing object (upsert) needs only valid given attributes; a new object
         // needs every attribute valid, checked once it is known to be new (so a duplicate is reported as one).
+        let mayMerge = !model.uniquenessConstraintsInHierarchy(of: entity).isEmpty
+            || !(options.mapping?.mapping(for: entity, in: model).identity.isEmpty ?? true)
         var row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                   validation: store.validation, validatingMissing: false)
+                                   validation: store.validation, validatingMissing: !mayMerge,
+                                   attributes: properties.attributes)
         let foreignKeys = Dictionary(toOneTargets.compactMap { edge, target in target.map { (edge.relationship.name, $0.pk) } },
                                      uniquingKeysWith: { a, _ in a })
         let object: ObjectRef
-        if let existing = try existingObject(entity: entity, layout: entityLayout, row: row, foreignKeys: foreignKeys) {
+        if mayMerge, let existing = try existingObject(entity: entity, layout: entityLayout, row: row, foreignKeys: foreignKeys) {
             do {
                 try row.update(existing, table: entityLayout.table, db: db)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -83,8 +90,10 @@ struct GraphInserter {
             }
             object = existing
         } else {
-            row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                   validation: store.validation)
+            if mayMerge {
+                row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
+                                       validation: store.validation, attributes: properties.attributes)
+            }
             let pk = try allocator.next(for: entityLayout, layout: store.layout, db: db)
             object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
             do {

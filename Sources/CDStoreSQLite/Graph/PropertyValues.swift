@@ -11,10 +11,13 @@ struct PropertyValues {
         Dictionary(attributes.map { ($0.0.name, $0.1) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// `properties` are the entity's attributes and relationships, inherited ones included, when the caller has
+    /// them at hand (inserts look them up once per entity, not once per record).
     init(fields: [(String, InputValue)], entity: Entity, model: ManagedObjectModel,
-         mapping: JSONMapping.EntityMapping?) throws {
-        let attributes = model.attributes(of: entity)
-        let relationships = model.relationships(of: entity)
+         mapping: JSONMapping.EntityMapping?, properties: EntityProperties? = nil) throws {
+        let properties = properties ?? EntityProperties(entity, in: model)
+        let attributes = properties.attributes
+        let relationships = properties.relationships
         var remaining = fields.filter { !["_entity", "_id"].contains($0.0) }
         var seen: Set<String> = []
         for key in Set(remaining.map(\.0)) where remaining.filter({ $0.0 == key }).count > 1 {
@@ -59,5 +62,16 @@ struct PropertyValues {
         if path.count == 1 { return value }
         guard case .object(let nested) = value else { return nil }
         return Self.value(at: Array(path.dropFirst()), in: nested)
+    }
+}
+
+/// An entity's attributes and relationships, inherited ones included, looked up once.
+struct EntityProperties {
+    let attributes: [Attribute]
+    let relationships: [Relationship]
+
+    init(_ entity: Entity, in model: ManagedObjectModel) {
+        attributes = model.attributes(of: entity)
+        relationships = model.relationships(of: entity)
     }
 }
