@@ -55,11 +55,11 @@ public enum RecordInput {
         case .ndjson:
             var records: [InputRecord] = []
             for (offset, lineText) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = lineText.trimmingCharacters(in: .whitespacesAndNewlines)
-                if trimmed.isEmpty { continue }
+                // The JSON reader skips surrounding white space itself; Foundation's trimming is slow on big inputs.
+                if lineText.utf8.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
                 let value: InputValue
                 do {
-                    value = try JSONReader.parse(trimmed)
+                    value = try JSONReader.parse(String(lineText))
                 } catch let error as JSONReader.SyntaxError {
                     throw InputError(message: "malformed JSON at column \(error.column): \(error.message)",
                                      line: offset + 1, record: records.count + 1)
