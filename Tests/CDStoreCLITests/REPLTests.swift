@@ -56,4 +56,12 @@ struct REPLTests {
             """)
         #expect(result.stderr == "error: unknown command 'bogus'; try .help\n")
     }
+
+    @Test func helpInTheSessionShowsACommandsHelp() throws {
+        let box = try Sandbox()
+        let result = try CLIRunner.run(["repl", "--store", box.store, "--model", box.model], stdin: "help count\n")
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.contains("USAGE: cdstore count"))
+    }
 }

@@ -73,9 +73,13 @@ final class REPLSession {
             Console.error("unknown command '\(full.first ?? "")'; try .help")
             return true
         }
-        if let storePath, !full.contains("--store"), full.first != "model" { full += ["--store", storePath] }
-        if let modelPath, !full.contains("--model") { full += ["--model", modelPath] }
-        if let modelVersion, !full.contains("--model-version") { full += ["--model-version", modelVersion] }
+        // `help COMMAND`, `--help` and `--version` take none of the session's options.
+        let takesSessionOptions = command != "help" && !command.hasPrefix("-")
+        if takesSessionOptions {
+            if let storePath, !full.contains("--store"), full.first != "model" { full += ["--store", storePath] }
+            if let modelPath, !full.contains("--model") { full += ["--model", modelPath] }
+            if let modelVersion, !full.contains("--model-version") { full += ["--model-version", modelVersion] }
+        }
         _ = CommandLineRunner.run(full)
         fflush(nil)
         return true
