@@ -9,6 +9,7 @@ struct ExitStatusTests {
         ["fetch", "Item", "--bogus"],
         ["fetch"],
         ["insert", "Item", "--json"],
+        ["insert", "Item", "--json", "{}", "--csv"],
         ["delete", "Item"],
         ["delete", "Item", "--all", "--where", "i16 == 1"],
         ["fetch", "Item", "--limit", "-1"],

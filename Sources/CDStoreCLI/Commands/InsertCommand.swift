@@ -63,6 +63,7 @@ struct InsertCommand: ParsableCommand {
 
     func validate() throws {
         if newlineDelimited && csv { throw ValidationError("--nl and --csv cannot be used together") }
+        if json != nil && csv { throw ValidationError("--json and --csv cannot be used together (--json takes JSON text)") }
         let sources = [json != nil, file != nil, !assignments.isEmpty].filter { $0 }.count
         if sources > 1 { throw ValidationError("give the records one way: KEY=VALUE arguments, --json or --file") }
     }
