@@ -21,7 +21,11 @@ public enum AttributeCoding {
             return value.databaseValue
         case .boolean:
             return (try boolean(input, attribute) ? 1 : 0).databaseValue
-        case .decimal, .double:
+        case .decimal:
+            // Core Data keeps NSDecimalNumber.notANumber as the text 'NaN' (seen in real stores), not as a REAL.
+            let value = try double(input, attribute)
+            return value.isNaN ? "NaN".databaseValue : value.databaseValue
+        case .double:
             return try storableDouble(input, attribute).databaseValue
         case .float:
             let value = try storableDouble(input, attribute)
