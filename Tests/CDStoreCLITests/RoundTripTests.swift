@@ -177,4 +177,14 @@ struct RoundTripTests {
         try box.ok(["import", box.path("graph.json")], store: copy)
         #expect(try box.ok(["fetch", "Item", "--format", "ndjson", "--no-relationships"], store: copy) == out)
     }
+
+    /// NDJSON written on Windows: CRLF line ends ("\r\n" is one Swift Character, so it was not split as a line).
+    @Test func ndjsonWithCRLFLineEndsReadsEveryLine() throws {
+        let box = try Sandbox()
+        let file = try box.write("items.ndjson", "{\"i16\":1}\r\n{\"i16\":2}\r\n\r\n{\"i16\":3}\r\n")
+        #expect(try box.ok(["insert", "Item", "--file", file]) == "inserted 3 objects into Item\n")
+        let bad = try box.run(["insert", "Item", "--nl"], stdin: "{\"i16\":4}\r\n{\"i16\":}\r\n")
+        #expect(bad.stderr.hasPrefix("error: record 2 (line 2): malformed JSON"))
+        #expect(try box.ok(["count", "Item"]) == "3\n")
+    }
 }

@@ -54,12 +54,13 @@ public enum RecordInput {
             }
         case .ndjson:
             var records: [InputRecord] = []
-            for (offset, lineText) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // Split on the byte: "\r\n" is one Character, so splitting the String on "\n" would not split CRLF lines.
+            for (offset, lineBytes) in text.utf8.split(separator: 10, omittingEmptySubsequences: false).enumerated() {
                 // The JSON reader skips surrounding white space itself; Foundation's trimming is slow on big inputs.
-                if lineText.utf8.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+                if lineBytes.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
                 let value: InputValue
                 do {
-                    value = try JSONReader.parse(String(lineText))
+                    value = try JSONReader.parse(String(Substring(lineBytes)))
                 } catch let error as JSONReader.SyntaxError {
                     throw InputError(message: "malformed JSON at column \(error.column): \(error.message)",
                                      line: offset + 1, record: records.count + 1)
