@@ -29,6 +29,17 @@ import Testing
         #expect(try PropertyListReader.read(bytes) == Self.sample)
     }
 
+    /// A big last object (a model kept in store metadata) ends past 64 KiB: Foundation reads the offset size
+    /// against the offset table's position, so the metadata of a WooCommerce store could not be read back.
+    @Test func foundationReadsAPlistWhoseOffsetTableIsPast64KiB() throws {
+        let value: PropertyListValue = .dictionary(["a": .int(1), "z": .string(String(repeating: "m", count: 70_000))])
+        let data = try BinaryPropertyListWriter.data(value)
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        #expect(try PropertyListValue(foundationObject: object) == value)
+        #expect(try PropertyListReader.read(Array(data)) == value)
+    }
+
     @Test func roundTripsThroughFoundation() throws {
         let data = try BinaryPropertyListWriter.data(Self.sample)
         var format = PropertyListSerialization.PropertyListFormat.xml

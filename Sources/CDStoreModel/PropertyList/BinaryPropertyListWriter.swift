@@ -36,7 +36,9 @@ public enum BinaryPropertyListWriter {
             try encode(object, refs: flattener, refSize: refSize, into: &out)
         }
         let tableOffset = out.count
-        let offsetSize = byteCount(UInt64(offsets.last ?? 0))
+        // Sized for the table's own offset, as CFBinaryPlist writes it and requires when it reads: a last object
+        // starting below 64 KiB but ending past it would otherwise get 2-byte offsets that Foundation rejects.
+        let offsetSize = byteCount(UInt64(tableOffset))
         for offset in offsets { appendUInt(UInt64(offset), size: offsetSize, to: &out) }
         // Trailer: 5 unused bytes, sort version, offset size, reference size, object count, top object,
         // offset-table offset.
