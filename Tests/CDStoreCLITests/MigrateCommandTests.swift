@@ -103,6 +103,17 @@ struct MigrateCommandTests {
         #expect(result.stderr.contains("(Core Data error 134190): entity 'Employee', attribute 'firstName' becomes non-optional"))
     }
 
+    /// Moonlight's later versions give an Integer 32 the default 'YES': the refusal names the entity and attribute.
+    @Test func anInvalidDefaultNamesItsEntityAndAttribute() throws {
+        let store = try temporaryDirectory().appendingPathComponent("moonlight.sqlite").path
+        let bundle = Corpus.models.appendingPathComponent("moonlight-stream__moonlight-ios__Limelight.xcdatamodeld").path
+        #expect(try CLIRunner.run(["count", "Host", "--store", store, "--model", bundle, "--model-version", "Limelight"]).status == 0)
+        let result = try CLIRunner.run(["migrate", "--store", store, "--model", bundle, "--no-backup"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: entity 'Settings', attribute 'preferredCodec': the model's default value is not valid"),
+                "\(result.stderr)")
+    }
+
     @Test func modelDiffPrintsOneLinePerChange() throws {
         let result = try CLIRunner.run(["model", "diff", Self.staff, "--from-version", "Staff 3", "--to-version", "Staff 4"])
         #expect(result.status == 0)

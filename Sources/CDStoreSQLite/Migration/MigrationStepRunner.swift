@@ -354,7 +354,13 @@ final class MigrationStepRunner {
         let conversion = previous.flatMap { AttributeConversion.from($0.type, to: attribute.type) } ?? .identity
         var value = Value(sql: oldColumn.map { conversion.convert("{s}.\($0)") } ?? "NULL",
                           isIdentity: oldColumn == column && conversion.isIdentity)
-        let stored = try DefaultValues.storedDefault(for: attribute)
+        let stored: DatabaseValue
+        do {
+            stored = try DefaultValues.storedDefault(for: attribute)
+        } catch var error as StoreError {
+            error.entity = error.entity ?? entity.name
+            throw error
+        }
         let where_ = "FROM \(oldLayout.table) s WHERE s.Z_ENT = \(oldLayout.number)"
         if let oldColumn, let invalid = conversion.invalid {
             let condition = "s.\(oldColumn) IS NOT NULL AND \(invalid("s.\(oldColumn)"))"
