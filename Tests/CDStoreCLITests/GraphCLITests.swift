@@ -146,4 +146,14 @@ struct GraphCLITests {
         let result = try box.run(["import", box.write("g.ndjson", "{\"_entity\":\"Tag\",\"label\":\"a\"}\n{\"label\":\"b\"}\n")])
         #expect(result.status == 1 && result.stderr.contains("line 2") && result.stderr.contains("each line needs \"_entity\""), "\(result.stderr)")
     }
+
+    /// `export ENTITY` writes a JSON array; `import` said "malformed JSON at column 2" for it.
+    @Test func importOfAOneEntityExportSaysWhatToDoInstead() throws {
+        let box = try Sandbox()
+        try box.ok(["insert", "Item", "i16=1"])
+        try box.ok(["export", "Item", "--output", box.path("items.json")])
+        let result = try box.run(["import", box.path("items.json")], store: box.path("copy.sqlite"))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: a JSON array is not a graph document"), "\(result.stderr)")
+    }
 }

@@ -42,6 +42,11 @@ struct ImportCommand: ParsableCommand {
 enum GraphDocumentReader {
     static func read(_ text: String) throws -> GraphDocument {
         let trimmed = text.drop { $0.isWhitespace }
+        if trimmed.hasPrefix("[") {
+            // What `export ENTITY` writes: the objects of one entity, which `insert` reads.
+            throw CLIError.input("a JSON array is not a graph document (`export` with one entity writes an array); "
+                                 + "insert it with `cdstore insert ENTITY --file FILE`, or export the whole graph")
+        }
         if trimmed.hasPrefix("{") && !trimmed.contains("\n{") || trimmed.hasPrefix("{\"format\"") {
             if let document = try? JSONReader.parse(text), case .object(let fields) = document,
                fields.contains(where: { $0.0 == "format" }) {
