@@ -64,4 +64,12 @@ struct REPLTests {
         #expect(result.stderr == "")
         #expect(result.stdout.contains("USAGE: cdstore count"))
     }
+
+    /// `.entities` on a session whose store does not exist printed nothing at all.
+    @Test func dotCommandsSayWhyThereIsNoModel() throws {
+        let box = try Sandbox()
+        let result = try CLIRunner.run(["repl", "--store", box.path("missing.sqlite")], stdin: ".entities\n")
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("error: no store at"), "\(result.stderr)")
+    }
 }

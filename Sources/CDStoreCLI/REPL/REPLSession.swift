@@ -125,8 +125,14 @@ final class REPLSession {
     }
 
     private func currentModel() -> ManagedObjectModel? {
-        if let modelPath { return try? ModelLoader.load(modelPath, version: modelVersion).model }
-        if let storePath { return try? Store.open(at: storePath, loaded: nil, options: .init(readOnly: true)).model }
+        do {
+            if let modelPath { return try ModelLoader.load(modelPath, version: modelVersion).model }
+            if let storePath { return try Store.open(at: storePath, loaded: nil, options: .init(readOnly: true)).model }
+        } catch {
+            // Say why, rather than printing nothing.
+            Console.error("\(error)")
+            return nil
+        }
         Console.error("no model: start the session with --model or --store")
         return nil
     }
