@@ -114,6 +114,18 @@ struct MigrateCommandTests {
         #expect(try CLIRunner.run(["verify", "--store", store, "--model", bundle]).stdout == "ok\n")
     }
 
+    /// Writing with an earlier version of the store's model is refused instead of migrating the store backwards.
+    @Test func anOlderModelVersionIsNotAMigrationTarget() throws {
+        let store = try temporaryDirectory().appendingPathComponent("staff.sqlite").path
+        #expect(try CLIRunner.run(["count", "Person", "--store", store, "--model", Self.staff]).status == 0)
+        let before = storeBytes(store)
+        let result = try CLIRunner.run(["insert", "Person", "name=Ann", "--store", store, "--model", Self.staff,
+                                        "--model-version", "Staff"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("a later version than the model given (\"Staff\")"), "\(result.stderr)")
+        #expect(storeBytes(store) == before)
+    }
+
     @Test func modelDiffPrintsOneLinePerChange() throws {
         let result = try CLIRunner.run(["model", "diff", Self.staff, "--from-version", "Staff 3", "--to-version", "Staff 4"])
         #expect(result.status == 0)

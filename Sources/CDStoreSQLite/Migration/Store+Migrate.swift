@@ -119,6 +119,14 @@ extension Store {
             return MigrationReport(steps: [], backupPath: nil, isDryRun: options.dryRun)
         }
         let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
+        // Opening a store with an older version of its model is almost always a mistake (a stale --model-version);
+        // migrating would drop what the later versions added, so it is refused, as an app never downgrades a store.
+        if let sourceIndex = source.versionIndex, let bundle = bundleURL(of: destination),
+           let name = destination.versionName, let destinationIndex = try? ModelLoader.versions(ofBundle: bundle).firstIndex(of: name),
+           destinationIndex < sourceIndex {
+            throw StoreError(.modelMismatch, "the store was saved with \(source.name), a later version than the model given "
+                             + "(\"\(name)\"); cdstore does not migrate a store back to an earlier version (Core Data error 134100)")
+        }
         let chains = try migrationChains(from: source, to: destination)
         /// Runs the first chain that works.
         func runChains(_ database: DatabaseQueue) throws -> MigrationReport {
