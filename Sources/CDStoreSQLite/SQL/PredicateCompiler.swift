@@ -207,8 +207,16 @@ struct PredicateCompiler {
             }
             return binary(left, op == .equal ? "=" : "<>", right)
         }
-        throw unsupported("a relationship (\(entity.name) object) can only be compared with nil (== nil, != nil) or "
-                          + "with another relationship; comparing with an object ID is not supported yet")
+        // An object ID, as Core Data prints it: `department == "x-coredata://…/Department/p3"` (`%@` with --arg).
+        if case .constant(.string(let text)) = other.kind, let id = ObjectID(uri: text), op == .equal || op == .notEqual {
+            guard let target = layout.entity(named: id.entity), let declared = layout.entity(named: entity.name),
+                  declared.subtreeNumbers.contains(target.number) else {
+                throw invalid("\(id) is not an object of entity \(entity.name)")
+            }
+            return SQLFragment("\(object.sql) \(op == .equal ? "=" : "<>") ?", object.arguments + [id.primaryKey.databaseValue])
+        }
+        throw unsupported("a relationship (\(entity.name) object) can only be compared with nil (== nil, != nil), "
+                          + "with another relationship, or with an object ID (x-coredata://…/Entity/p3)")
     }
 
     private func requireSingle(_ left: Operand, _ right: Operand, _ op: ComparisonOperator) throws {
