@@ -13,15 +13,7 @@ enum LegacyHash {
         let n = c.count
         var r = UInt32(truncatingIfNeeded: n)
         if n <= 96 {
-            var i = 0
-            while i + 4 <= n {
-                r = four(r, c, i)
-                i += 4
-            }
-            while i < n {
-                r = r &* 257 &+ UInt32(c[i])
-                i += 1
-            }
+            r = every(r, c)
         } else {
             let starts = Array(stride(from: 0, to: 32, by: 4))
                 + Array(stride(from: n / 2 - 16, to: n / 2 + 16, by: 4))
@@ -29,6 +21,21 @@ enum LegacyHash {
             for i in starts { r = four(r, c, i) }
         }
         return r &+ (r << UInt32(n & 31))
+    }
+
+    /// Folds every unit of `c` into `r`: groups of four, then the rest one by one (both hashes of short strings).
+    private static func every(_ start: UInt32, _ c: [UInt16]) -> UInt32 {
+        var r = start
+        var i = 0
+        while i + 4 <= c.count {
+            r = four(r, c, i)
+            i += 4
+        }
+        while i < c.count {
+            r = r &* 257 &+ UInt32(c[i])
+            i += 1
+        }
+        return r
     }
 
     /// The Mac OS X 10.4 `CFString` hash ("t(s)" in §1.6): strings of 24 units or more hash only their first
@@ -40,15 +47,7 @@ enum LegacyHash {
         if n >= 24 {
             for i in [0, 4, n - 16, n - 12, n - 8, n - 4] { r = four(r, c, i) }
         } else {
-            var i = 0
-            while i + 4 <= n {
-                r = four(r, c, i)
-                i += 4
-            }
-            while i < n {
-                r = r &* 257 &+ UInt32(c[i])
-                i += 1
-            }
+            r = every(r, c)
         }
         return r &+ (r << UInt32(n & 31))
     }
