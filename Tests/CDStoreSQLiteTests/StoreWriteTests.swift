@@ -147,17 +147,18 @@ struct StoreWriteTests {
 struct InsertProgressTests {
     final class Calls: @unchecked Sendable {
         private let lock = NSLock()
-        private var values: [[Int]] = []
-        func add(_ done: Int, _ total: Int) { lock.lock(); values.append([done, total]); lock.unlock() }
-        var all: [[Int]] { lock.lock(); defer { lock.unlock() }; return values }
+        private var values: [InsertProgress] = []
+        func add(_ progress: InsertProgress) { lock.lock(); values.append(progress); lock.unlock() }
+        var all: [InsertProgress] { lock.lock(); defer { lock.unlock() }; return values }
     }
 
-    @Test func progressIsReportedEvery2048RecordsAndAtTheEnd() throws {
+    @Test func progressIsReportedEvery4096RecordsAndAtTheEnd() throws {
         let model = try ModelLoader.load(Fixtures.model.path).model
         let store = try Store.open(at: try temporaryDirectory().appendingPathComponent("P.sqlite").path, model: model)
         let calls = Calls()
         let records = (0..<5000).map { InputRecord(fields: [("i32", .integer(Int64($0)))]) }
-        try store.insert(records, into: "Item", options: InsertOptions(progress: { calls.add($0, $1) }))
-        #expect(calls.all == [[2048, 5000], [4096, 5000], [5000, 5000]])
+        try store.insert(records, into: "Item", options: InsertOptions(progress: { calls.add($0) }))
+        #expect(calls.all.map(\.records) == [4096, 5000])
+        #expect(calls.all.map(\.isFinished) == [false, true])
     }
 }

@@ -61,6 +61,14 @@ struct InsertCommand: ParsableCommand {
     @Flag(name: .customLong("no-mapping"), help: "Ignore the JSON mapping in the model's user info; keys are property names.")
     var noMapping = false
 
+    @Flag(name: .customLong("skip-invalid"), help: ArgumentHelp(
+        "Store the valid records and leave out the others, each reported on stderr (record, line, entity, attribute, "
+        + "reason); the exit status is 1 when any was left out. Relationship rules are then checked record by record."))
+    var skipInvalid = false
+
+    @Flag(name: .long, help: "No progress line (it is shown only on a terminal anyway).")
+    var quiet = false
+
     func validate() throws {
         if newlineDelimited && csv { throw ValidationError("--nl and --csv cannot be used together") }
         if json != nil && csv { throw ValidationError("--json and --csv cannot be used together (--json takes JSON text)") }
@@ -69,18 +77,22 @@ struct InsertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let records = try readRecords()
-        let progress = Progress("inserting")
-        let inserted: Int
+        var source = try recordSource()
+        let progress = Progress("inserting", quiet: quiet)
+        let skipped = SkipReport()
+        let summary: InsertSummary
         do {
             defer { progress.finish() }
-            inserted = try storeOptions.withStore { store -> Int in
-                let options = InsertOptions(upsert: upsert, mapping: try mapping(for: store),
-                                            progress: records.count > 5000 ? progress.update : nil)
-                return try store.insert(records, into: entity, options: options)
+            summary = try storeOptions.withStore { store -> InsertSummary in
+                let options = InsertOptions(upsert: upsert, mapping: try mapping(for: store), progress: progress.update,
+                                            skipInvalid: skipInvalid, onSkip: skipped.report)
+                return try store.insert(from: &source, into: entity, options: options)
             }
         }
-        print("inserted \(inserted) \(inserted == 1 ? "object" : "objects") into \(entity)")
+        print("inserted \(summary.inserted) \(summary.inserted == 1 ? "object" : "objects") into \(entity)")
+        if summary.skipped > 0 {
+            throw CLIError.input("skipped \(summary.skipped) invalid \(summary.skipped == 1 ? "record" : "records")")
+        }
     }
 
     /// The model's own mapping (unless --no-mapping), overridden by --map.
@@ -91,6 +103,11 @@ struct InsertCommand: ParsableCommand {
             mapping = mapping.overridden(by: try JSONMapping.fromFile(data, model: store.model))
         }
         return mapping.isEmpty ? nil : mapping
+    }
+
+    /// The records to insert, read as they are consumed.
+    private func recordSource() throws -> any RecordSource {
+        SequenceRecordSource(try readRecords())
     }
 
     private func readRecords() throws -> [InputRecord] {
@@ -113,5 +130,12 @@ struct InsertCommand: ParsableCommand {
             text = decoded
         }
         return try RecordInput.records(from: text, format: format)
+    }
+}
+
+/// Prints each record an insert left out on standard error, as it is left out.
+final class SkipReport: Sendable {
+    func report(_ skipped: SkippedRecord) {
+        Console.warn("skipped \(skipped)")
     }
 }

@@ -23,7 +23,7 @@ extension Store {
     public func importGraph(_ document: GraphDocument) throws -> Int {
         try write { db in
             let storage = RelationshipStorage(model: model, layout: layout, storeUUID: metadata.uuid)
-            var allocator = PrimaryKeyAllocator()
+            var allocator = PrimaryKeyAllocator(layout: layout)
             var objects: [String: ObjectRef] = [:]
             var created: [(ObjectRef, Entity, PropertyValues, InputRecord)] = []
             let emptyTables = try Set(layout.entities.map(\.table).filter { table in

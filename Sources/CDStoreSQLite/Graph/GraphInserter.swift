@@ -2,64 +2,59 @@ import CDStoreModel
 import Foundation
 import GRDB
 
-/// Options of an insert.
-public struct InsertOptions: Sendable {
-    /// Merge a record into the existing object that has the same values for a uniqueness constraint (or for the
-    /// mapping's identity attributes) instead of failing, like `NSMergeByPropertyObjectTrumpMergePolicy`.
-    public var upsert: Bool
-    /// How input keys map to properties (nil: input keys are property names).
-    public var mapping: JSONMapping?
-    /// Called now and then with the number of records stored so far and the total, for progress displays.
-    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
-
-    public init(upsert: Bool = false, mapping: JSONMapping? = nil,
-                progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) {
-        self.upsert = upsert
-        self.mapping = mapping
-        self.progress = progress
-    }
-}
-
 /// Inserts a graph of objects from nested records within one transaction: nested objects become new
 /// related objects, object ID strings and `{"_ref": {…}}` refer to existing ones.
+///
+/// Each entity's ``EntityWritePlan`` is built once; a new object is one INSERT that also writes the foreign keys
+/// of its to-ones (and of the parent a nested object belongs to), so a flat record costs one statement.
 struct GraphInserter {
     let store: Store
     let db: Database
     let options: InsertOptions
     let storage: RelationshipStorage
-    var allocator = PrimaryKeyAllocator()
-    /// Objects written by this transaction: inserted ones, and existing ones whose rows changed.
-    var touched: Set<ObjectRef> = []
-    /// Each entity's properties, looked up once per insert rather than once per record.
-    private var propertiesByEntity: [String: EntityProperties] = [:]
-    var inserted: Set<ObjectRef> = []
+    var allocator: PrimaryKeyAllocator
+    /// Objects that existed before this transaction and whose rows it changed (new objects are known to the
+    /// allocator by their key range, so that memory stays flat however many are inserted).
+    private(set) var touched: Set<ObjectRef> = []
+    /// What the record being inserted touched, until ``keepTouched()`` or ``forgetTouched()``.
+    private var pendingTouched: Set<ObjectRef> = []
+    private var plans: [String: EntityWritePlan] = [:]
+    private var statements: [String: RawStatement] = [:]
 
     init(store: Store, db: Database, options: InsertOptions) {
         self.store = store
         self.db = db
         self.options = options
         self.storage = RelationshipStorage(model: store.model, layout: store.layout, storeUUID: store.metadata.uuid)
+        allocator = PrimaryKeyAllocator(layout: store.layout)
     }
 
     var model: ManagedObjectModel { store.model }
 
+    /// The write plan of `entity`, built on first use.
+    mutating func plan(for entity: Entity) throws -> EntityWritePlan {
+        if let plan = plans[entity.name] { return plan }
+        let plan = try EntityWritePlan(entity: entity, store: store, options: options)
+        plans[entity.name] = plan
+        statements[entity.name] = try RawStatement(plan.insertSQL, db: db)
+        return plan
+    }
+
     /// Inserts (or, with upsert, merges) one object from `fields`, with everything nested in it.
     mutating func insert(_ fields: [(String, InputValue)], as requested: Entity, entityName: String?) throws -> ObjectRef {
         let entity = try concreteEntity(requested, named: entityName ?? stringField(fields, "_entity"))
-        guard let entityLayout = store.layout.entity(named: entity.name) else {
-            throw StoreError(.unknownName, "no table for this entity", entity: entity.name)
-        }
-        let properties = propertiesByEntity[entity.name] ?? EntityProperties(entity, in: model)
-        propertiesByEntity[entity.name] = properties
-        let values = try PropertyValues(fields: fields, entity: entity, model: model,
-                                        mapping: options.mapping?.mapping(for: entity, in: model), properties: properties)
+        let plan = try plan(for: entity)
+        let sorted = try plan.sort(fields, model: model)
 
         // Related objects first: nested inserts and references resolve to rows before this one is written.
         var toOneTargets: [(RelationshipStorage.Edge, ObjectRef?)] = []
         var toManyTargets: [(RelationshipStorage.Edge, [ObjectRef])] = []
-        for (relationship, value) in values.relationships {
+        // Nested new objects of a to-many kept by their inverse's foreign key: they get it in one UPDATE.
+        var adopted: [(RelationshipStorage.Edge, [ObjectRef])] = []
+        for (relationship, value) in sorted.relationships {
             let edge = try storage.edge(relationship.name, of: entity.name)
             if relationship.isToMany {
+                let inverseName = adoptableInverse(edge)
                 guard case .array(let items) = value else {
                     if case .null = value { toManyTargets.append((edge, [])); continue }
                     // A CSV cell holds a to-many as the JSON array of object IDs that CSV output writes (`[]`).
@@ -70,61 +65,127 @@ struct GraphInserter {
                     }
                     throw failure(entity, relationship.name, "a to-many relationship takes an array, got \(value.summary)")
                 }
-                toManyTargets.append((edge, try items.map { try resolve($0, edge: edge) }))
+                var targets: [ObjectRef] = []
+                var children: [ObjectRef] = []
+                for item in items {
+                    if let inverseName, case .object(let nested) = item,
+                       !nested.contains(where: { $0.0 == "_ref" || $0.0 == inverseName }) {
+                        children.append(try insert(nested, as: model.entity(named: relationship.destination)!, entityName: nil))
+                    } else {
+                        targets.append(try resolve(item, edge: edge))
+                    }
+                }
+                // Nested objects come first in the relationship, as they come first in the input only when the
+                // input has no references; mixing both keeps the general path.
+                if !children.isEmpty && targets.isEmpty {
+                    adopted.append((edge, children))
+                } else {
+                    toManyTargets.append((edge, children + targets))
+                }
             } else {
                 if case .null = value { toOneTargets.append((edge, nil)); continue }
                 toOneTargets.append((edge, try resolve(value, edge: edge)))
             }
         }
 
-        // A record that merges into an existing object (upsert) needs only valid given attributes; a new object
-        // needs every attribute valid, checked once it is known to be new (so a duplicate is reported as one).
-        let mayMerge = !model.uniquenessConstraintsInHierarchy(of: entity).isEmpty
-            || !(options.mapping?.mapping(for: entity, in: model).identity.isEmpty ?? true)
-        var row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                   validation: store.validation, validatingMissing: !mayMerge,
-                                   attributes: properties.attributes)
-        let foreignKeys = Dictionary(toOneTargets.compactMap { edge, target in target.map { (edge.relationship.name, $0.pk) } },
-                                     uniquingKeysWith: { a, _ in a })
+        var row = try plan.row(sorted, validatingMissing: !plan.mayMerge)
         let object: ObjectRef
-        if mayMerge, let existing = try existingObject(entity: entity, layout: entityLayout, row: row, foreignKeys: foreignKeys) {
+        var isNew = true
+        if plan.mayMerge, let existing = try existingObject(plan, row: row, toOnes: toOneTargets, fields: sorted) {
             do {
-                try row.update(existing, table: entityLayout.table, db: db)
+                try update(existing, plan: plan, row: row, fields: sorted)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 // Merged into the object of one constraint, the values collide with another object on another one.
                 throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
-                                             values: values.attributeInputs)
+                                             values: sorted.attributeInputs(plan))
             }
             object = existing
+            isNew = false
         } else {
-            if mayMerge {
-                row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout, model: model,
-                                       validation: store.validation, attributes: properties.attributes)
+            if plan.mayMerge { try plan.validateMissing(row, sorted) }
+            object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
+                               entityNumber: plan.layout.number)
+            let statement = statements[entity.name]!
+            statement.bind(object.pk, at: 1)
+            statement.bind(Int64(object.entityNumber), at: 2)
+            statement.bind(1, at: 3)
+            for (index, value) in row.enumerated() { statement.bind(value, at: Int32(index + 4)) }
+            for direct in plan.directToOnes.values {
+                statement.bind(.null, at: direct.parameter)
+                if direct.hasEntityColumn { statement.bind(.null, at: direct.parameter + 1) }
             }
-            let pk = try allocator.next(for: entityLayout, layout: store.layout, db: db)
-            object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
+            toOneTargets.removeAll { edge, target in
+                guard let direct = plan.directToOnes[edge.relationship.name] else { return false }
+                if let target {
+                    statement.bind(target.pk, at: direct.parameter)
+                    if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: direct.parameter + 1) }
+                    // The target's to-many changed (Core Data bumps its Z_OPT when it existed before).
+                    touch([target])
+                }
+                return true
+            }
             do {
-                try row.insert(object, table: entityLayout.table, db: db)
+                try statement.execute()
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
-                                             values: values.attributeInputs)
+                                             values: sorted.attributeInputs(plan))
             }
-            inserted.insert(object)
+            row.removeAll()
         }
-        touched.insert(object)
+        touch([object])
         do {
             for (edge, target) in toOneTargets {
-                touched.formUnion(try storage.setToOne(edge, of: object, to: target, db: db))
+                touch(try storage.setToOne(edge, of: object, to: target, db: db))
             }
             for (edge, targets) in toManyTargets {
-                if !inserted.contains(object) { touched.formUnion(try storage.removeAll(from: edge, of: object, db: db)) }
-                touched.formUnion(try storage.add(targets, to: edge, of: object, db: db))
+                if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
+                touch(try storage.add(targets, to: edge, of: object, db: db))
+            }
+            for (edge, children) in adopted {
+                if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
+                try storage.adopt(children, to: edge, of: object, db: db)
+                touch([object])
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
-                                         values: values.attributeInputs)
+                                         values: sorted.attributeInputs(plan))
         }
         return object
+    }
+
+    /// Records `objects` as changed by this transaction, unless it created them.
+    private mutating func touch(_ objects: some Sequence<ObjectRef>) {
+        for object in objects where !allocator.isNew(object) { pendingTouched.insert(object) }
+    }
+
+    /// The record just inserted is stored: what it touched counts.
+    mutating func keepTouched() {
+        guard !pendingTouched.isEmpty else { return }
+        touched.formUnion(pendingTouched)
+        pendingTouched.removeAll(keepingCapacity: true)
+    }
+
+    /// The record just inserted was rolled back.
+    mutating func forgetTouched() { pendingTouched.removeAll(keepingCapacity: true) }
+
+    /// The tables this insert wrote objects into.
+    var tables: Set<String> { Set(plans.values.map(\.layout.table)) }
+
+    /// The inverse to-one through which nested new objects of the to-many `edge` can be adopted in one UPDATE
+    /// (``RelationshipStorage/adopt(_:to:of:db:)``): an unordered to-many kept by its inverse's foreign key, with no
+    /// mapping that could rename the inverse's key in nested records.
+    private func adoptableInverse(_ edge: RelationshipStorage.Edge) -> String? {
+        guard case .foreignKey(_, _, _, nil)? = edge.toMany, let inverse = edge.inverse, !inverse.isToMany,
+              options.mapping == nil else { return nil }
+        return inverse.name
+    }
+
+    /// Overwrites the given attributes of an existing row (a merge keeps what the input left out).
+    private func update(_ object: ObjectRef, plan: EntityWritePlan, row: [DatabaseValue], fields: PlannedFields) throws {
+        let changed = plan.columns.indices.filter { fields.attributes[$0] != nil }
+        guard !changed.isEmpty else { return }
+        try db.execute(sql: "UPDATE \(plan.layout.table) SET \(changed.map { "\(plan.columns[$0].column) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                       arguments: StatementArguments(changed.map { row[$0] } + [object.pk.databaseValue]))
     }
 
     /// The object a relationship value stands for: a nested object (inserted), an object ID, a `{"_ref": …}`
@@ -164,47 +225,48 @@ struct GraphInserter {
 
     /// An existing object this record must merge into (with upsert) or collide with (without it): one with the
     /// same values for a uniqueness constraint or for the mapping's identity attributes.
-    private func existingObject(entity: Entity, layout: EntityLayout, row: AttributeRow,
-                                foreignKeys: [String: Int64]) throws -> ObjectRef? {
-        // Identity attributes from a JSON mapping always merge, as Groot and MagicalRecord unique API objects by
-        // them; uniqueness constraints merge only with --upsert (Core Data's merge policy is the app's choice).
-        var keys = model.uniquenessConstraintsInHierarchy(of: entity).map { (properties: $0, merges: options.upsert) }
-        if let identity = options.mapping?.mapping(for: entity, in: model).identity, !identity.isEmpty {
-            keys.insert((identity, true), at: 0)
-        }
-        for (key, merges) in keys {
-            var conditions: [String] = []
-            var arguments: [DatabaseValue] = []
-            var described: [String] = []
-            for property in key {
-                if let column = layout.attributeColumns[property], let value = row.value(of: property), !value.isNull {
-                    conditions.append("\(column) = ?")
-                    arguments.append(value)
-                    let shown = AttributeCoding.objectValue(value, for: model.attribute(property, of: entity)!)
-                    described.append("\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown)))
-                } else if let toOne = layout.toOnes[property], let pk = foreignKeys[property] {
-                    conditions.append("\(toOne.foreignKey) = ?")
-                    arguments.append(pk.databaseValue)
-                    described.append("\(property) = p\(pk)")
-                } else {
-                    conditions = []
-                    break
+    private mutating func existingObject(_ plan: EntityWritePlan, row: [DatabaseValue],
+                                         toOnes: [(RelationshipStorage.Edge, ObjectRef?)],
+                                         fields: PlannedFields) throws -> ObjectRef? {
+        keys: for key in plan.mergeKeys {
+            guard let parts = key.parts else { continue }
+            let statement = try RawStatement(key.sql, db: db)
+            for (index, part) in parts.enumerated() {
+                let value: DatabaseValue
+                switch part {
+                case .attribute(let slot): value = row[slot]
+                case .toOne(let name):
+                    guard let target = toOnes.first(where: { $0.0.relationship.name == name })?.1 else { continue keys }
+                    value = target.pk.databaseValue
                 }
+                if value.isNull { continue keys }
+                statement.bind(value, at: Int32(index + 1))
             }
-            guard !conditions.isEmpty else { continue }
-            let root = store.layout.entity(named: layout.rootName)!
-            let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE Z_ENT BETWEEN \(root.number) AND \(root.subtreeMax) AND "
-                + conditions.joined(separator: " AND ") + " LIMIT 1"
-            guard let found = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) else { continue }
-            let object = ObjectRef(pk: found[0], entityNumber: found[1])
-            guard merges else {
-                throw StoreError(.constraintViolation, "uniqueness constraint (\(key.joined(separator: ", "))) violated: an object "
-                                 + "with \(described.joined(separator: ", ")) already exists (\(store.objectID(object))); "
-                                 + "use --upsert to merge into it", entity: entity.name)
+            guard let (pk, number) = try statement.firstPair() else { continue }
+            let object = ObjectRef(pk: pk, entityNumber: Int(number))
+            guard key.merges else {
+                throw StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: an object "
+                                 + "with \(describe(key, plan: plan, row: row, toOnes: toOnes)) already exists (\(store.objectID(object))); "
+                                 + "use --upsert to merge into it", entity: plan.entity.name)
             }
             return object
         }
         return nil
+    }
+
+    /// `name = 'Ann', department = p3`, for messages.
+    private func describe(_ key: EntityWritePlan.MergeKey, plan: EntityWritePlan, row: [DatabaseValue],
+                          toOnes: [(RelationshipStorage.Edge, ObjectRef?)]) -> String {
+        zip(key.properties, key.parts ?? []).map { property, part in
+            switch part {
+            case .attribute(let slot):
+                let shown = AttributeCoding.objectValue(row[slot], for: plan.columns[slot].attribute)
+                return "\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown))
+            case .toOne(let name):
+                let pk = toOnes.first { $0.0.relationship.name == name }?.1?.pk ?? 0
+                return "\(property) = p\(pk)"
+            }
+        }.joined(separator: ", ")
     }
 
     private func concreteEntity(_ requested: Entity, named name: String?) throws -> Entity {

@@ -10,23 +10,51 @@ struct GraphValidation {
     let db: Database
 
     func validate(_ objects: Set<ObjectRef>) throws {
-        let storage = RelationshipStorage(model: store.model, layout: store.layout)
         let byEntity = Dictionary(grouping: objects, by: \.entityNumber)
         for number in byEntity.keys.sorted() {
-            guard let layout = store.layout.entity(number: number), let entity = store.model.entity(named: layout.name) else { continue }
-            let pks = byEntity[number]!.map(\.pk).sorted()
-            for relationship in store.model.relationships(of: entity) where !relationship.isTransient {
-                let rules = !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 1
-                guard rules else { continue }
-                let edge = try storage.edge(relationship.name, of: entity.name)
-                let related = try storage.related(edge, of: pks, db: db)
-                for pk in pks {
-                    let count = related[pk]?.count ?? 0
-                    if let problem = Self.problem(relationship, count: count) {
-                        let id = store.objectID(ObjectRef(pk: pk, entityNumber: number))
-                        throw StoreError(.invalidInput, "\(id): \(problem)", entity: entity.name, property: relationship.name)
-                            .aboutRelationship()
-                    }
+            try validate(byEntity[number]!.map(\.pk).sorted(), entityNumber: number)
+        }
+    }
+
+    /// Validates the objects a write created: per inheritance tree (by root entity number), those with keys from
+    /// `first` up to `next`. They are read from the table a chunk at a time, so nothing is held per new object.
+    func validateNew(from first: [Int: Int64], to next: [Int: Int64]) throws {
+        for (root, end) in next.sorted(by: { $0.key < $1.key }) {
+            guard let start = first[root], start < end, let rootLayout = store.layout.entity(number: root) else { continue }
+            for layout in store.layout.entities where layout.rootName == rootLayout.name && !layout.isAbstract {
+                guard let entity = store.model.entity(named: layout.name), !rules(of: entity).isEmpty else { continue }
+                let keys = try Int64.fetchCursor(db, sql: "SELECT Z_PK FROM \(layout.table) WHERE Z_ENT = ? AND Z_PK >= ? AND Z_PK < ? ORDER BY Z_PK",
+                                                 arguments: [layout.number, start, end])
+                var chunk: [Int64] = []
+                while let key = try keys.next() {
+                    chunk.append(key)
+                    if chunk.count == 500 { try validate(chunk, entityNumber: layout.number); chunk.removeAll(keepingCapacity: true) }
+                }
+                try validate(chunk, entityNumber: layout.number)
+            }
+        }
+    }
+
+    /// The relationships of `entity` that have rules to check.
+    private func rules(of entity: Entity) -> [Relationship] {
+        store.model.relationships(of: entity).filter { relationship in
+            !relationship.isTransient && (!relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 1)
+        }
+    }
+
+    private func validate(_ pks: [Int64], entityNumber number: Int) throws {
+        guard !pks.isEmpty, let layout = store.layout.entity(number: number),
+              let entity = store.model.entity(named: layout.name) else { return }
+        let storage = RelationshipStorage(model: store.model, layout: store.layout)
+        for relationship in rules(of: entity) {
+            let edge = try storage.edge(relationship.name, of: entity.name)
+            let related = try storage.related(edge, of: pks, db: db)
+            for pk in pks {
+                let count = related[pk]?.count ?? 0
+                if let problem = Self.problem(relationship, count: count) {
+                    let id = store.objectID(ObjectRef(pk: pk, entityNumber: number))
+                    throw StoreError(.invalidInput, "\(id): \(problem)", entity: entity.name, property: relationship.name)
+                        .aboutRelationship()
                 }
             }
         }

@@ -140,6 +140,23 @@ extension RelationshipStorage {
         return changed
     }
 
+    /// Adds `children`, objects this transaction just created without an owner, to the unordered to-many `edge`
+    /// of `source` kept by the inverse's foreign key: one UPDATE for all of them, as none has an owner to leave.
+    func adopt(_ children: [ObjectRef], to edge: Edge, of source: ObjectRef, db: Database) throws {
+        guard case .foreignKey(let table, let foreignKey, let entityKey, nil)? = edge.toMany else {
+            _ = try add(children, to: edge, of: source, db: db)
+            return
+        }
+        let assignments = ["\(foreignKey) = ?"] + (entityKey.map { ["\($0) = ?"] } ?? [])
+        let owner: [DatabaseValue] = [source.pk.databaseValue] + (entityKey != nil ? [source.entityNumber.databaseValue] : [])
+        for start in stride(from: 0, to: children.count, by: 500) {
+            let slice = children[start..<min(start + 500, children.count)]
+            let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+            try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (\(marks))")
+                .execute(arguments: StatementArguments(owner + slice.map(\.pk.databaseValue)))
+        }
+    }
+
     /// Empties the to-many `edge` of `source`. Returns the objects whose rows changed.
     @discardableResult
     func removeAll(from edge: Edge, of source: ObjectRef, db: Database) throws -> Set<ObjectRef> {

@@ -37,6 +37,8 @@ public protocol SkippableRecordError: Error, CustomStringConvertible {
     var isSkippable: Bool { get }
     /// The input line of the record, when known.
     var line: Int? { get }
+    /// What is wrong, without the place.
+    var message: String { get }
 }
 
 /// The records of any `Sequence`, one at a time.

@@ -5,35 +5,101 @@ import GRDB
 extension Store {
     /// Inserts `records` as new objects of `entityName` (or of the sub-entity a record names with `"_entity"`),
     /// with every object nested in them, all in one transaction: either everything is stored or nothing is.
+    /// Returns the number of records stored. See ``insert(from:into:options:)``.
+    @discardableResult
+    public func insert(_ records: some Sequence<InputRecord>, into entityName: String, options: InsertOptions = .init()) throws -> Int {
+        var source = SequenceRecordSource(records)
+        return try insert(from: &source, into: entityName, options: options).inserted
+    }
+
+    /// Inserts the records `source` reads, one at a time as they are read, as new objects of `entityName` (or of
+    /// the sub-entity a record names with `"_entity"`), with every object nested in them, in one transaction.
     ///
     /// In a record, an attribute takes a value; a to-one relationship a nested object (a new related object), an
     /// object ID (`x-coredata://…/Entity/p3`), `{"_ref": {"name": "Ann"}}` (the one existing object with those
     /// attribute values) or null; a to-many relationship an array of those. Missing attributes take the model's
-    /// default. Everything is converted and validated against the model before the transaction commits:
-    /// attribute rules, uniqueness constraints (merged into the existing object with
-    /// ``InsertOptions/upsert``), relationship optionality and counts. Returns the number of records stored.
+    /// default. Every record is converted and validated against the model before the transaction commits:
+    /// attribute rules, uniqueness constraints (merged into the existing object with ``InsertOptions/upsert``),
+    /// relationship optionality and counts. The first invalid record stops the insert and nothing is written, unless
+    /// ``InsertOptions/skipInvalid`` is set: then each invalid record is rolled back alone and reported, and its
+    /// relationship rules are checked as soon as it is stored rather than at the end.
+    ///
+    /// Memory stays flat in the number of records: nothing is kept per new object.
     ///
     /// Core Data equivalent: `NSEntityDescription.insertNewObject(forEntityName:into:)` for each object, then
     /// `save()`.
     @discardableResult
-    public func insert(_ records: [InputRecord], into entityName: String, options: InsertOptions = .init()) throws -> Int {
+    public func insert(from source: inout some RecordSource, into entityName: String,
+                       options: InsertOptions = .init()) throws -> InsertSummary {
         let entity = try resolveEntity(entityName)
         return try write { db in
             var inserter = GraphInserter(store: self, db: db, options: options)
-            for (index, record) in records.enumerated() {
-                do {
-                    _ = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
-                } catch let error as StoreError {
-                    throw error.at(record: index + 1, line: record.line)
-                }
-                if index % 2048 == 2047 { options.progress?(index + 1, records.count) }
+            let validation = GraphValidation(store: self, db: db)
+            var summary = InsertSummary(inserted: 0, skipped: 0)
+            var number = 0
+            func skip(_ line: Int?, _ reason: String) {
+                summary.skipped += 1
+                options.onSkip?(SkippedRecord(record: number, line: line, reason: reason))
             }
-            options.progress?(records.count, records.count)
-            try GraphValidation(store: self, db: db).validate(inserter.touched)
-            try bumpOptimisticLockVersions(inserter.touched.subtracting(inserter.inserted), db: db)
+            while true {
+                let record: InputRecord
+                do {
+                    guard let next = try source.next() else { break }
+                    record = next
+                    number += 1
+                } catch let error as SkippableRecordError where options.skipInvalid && error.isSkippable {
+                    number += 1
+                    skip(error.line, error.message)
+                    continue
+                }
+                if options.skipInvalid {
+                    let before = inserter.allocator.next
+                    try db.execute(sql: "SAVEPOINT cdstore_record")
+                    do {
+                        _ = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
+                        try validation.validateNew(from: before, to: inserter.allocator.next)
+                        try db.execute(sql: "RELEASE cdstore_record")
+                        inserter.keepTouched()
+                        summary.inserted += 1
+                    } catch let error as StoreError {
+                        try db.execute(sql: "ROLLBACK TO cdstore_record; RELEASE cdstore_record")
+                        inserter.forgetTouched()
+                        var located = error
+                        located.record = nil
+                        located.line = nil
+                        skip(record.line, located.description)
+                    }
+                } else {
+                    do {
+                        _ = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
+                    } catch let error as StoreError {
+                        throw error.at(record: number, line: record.line)
+                    }
+                    inserter.keepTouched()
+                    summary.inserted += 1
+                }
+                if number % 4096 == 0 {
+                    options.progress?(InsertProgress(records: number, input: source.position, isFinished: false))
+                }
+            }
+            options.progress?(InsertProgress(records: number, input: source.position, isFinished: true))
+            if !options.skipInvalid { try validation.validateNew(from: inserter.allocator.first, to: inserter.allocator.next) }
+            try validation.validate(inserter.touched)
+            try bumpOptimisticLockVersions(inserter.touched, db: db)
             try inserter.allocator.save(db)
-            return records.count
+            if summary.inserted >= Self.bulkLoadSize { try refreshStatistics(of: inserter.tables, db: db) }
+            return summary
         }
+    }
+
+    /// From this many records on, an insert refreshes the query planner's statistics of the tables it filled.
+    static let bulkLoadSize = 10_000
+
+    /// `ANALYZE` of `tables`, sampled (`analysis_limit`) so that it costs milliseconds: after a bulk load the
+    /// planner otherwise keeps judging indexes by the table's old size.
+    func refreshStatistics(of tables: Set<String>, db: Database) throws {
+        try db.execute(sql: "PRAGMA analysis_limit = 1000")
+        for table in tables.sorted() { try db.execute(sql: "ANALYZE \(table)") }
     }
 
     /// The entity called `name`, or an error that suggests the nearest name.
@@ -46,20 +112,40 @@ extension Store {
     }
 }
 
-/// Hands out primary keys as Core Data does: `Z_MAX` of the root entity's `Z_PRIMARYKEY` row, plus one.
+/// Hands out primary keys as Core Data does: `Z_MAX` of the root entity's `Z_PRIMARYKEY` row, plus one. Keys are
+/// handed out in increasing order within the write transaction, so the objects it created are exactly those of
+/// each inheritance tree whose key is at least the first one handed out (``isNew(_:)``).
 struct PrimaryKeyAllocator {
-    private var next: [Int: Int64] = [:]
+    /// The next key to hand out, per root entity number.
+    private(set) var next: [Int: Int64] = [:]
+    /// The first key handed out by this allocator, per root entity number.
+    private(set) var first: [Int: Int64] = [:]
+    /// The root entity number of each entity number.
+    private let roots: [Int: Int]
+
+    init(layout: StoreLayout) {
+        var roots: [Int: Int] = [:]
+        for entity in layout.entities { roots[entity.number] = layout.entity(named: entity.rootName)?.number ?? entity.number }
+        self.roots = roots
+    }
 
     mutating func next(for entity: EntityLayout, layout: StoreLayout, db: Database) throws -> Int64 {
-        let root = layout.entity(named: entity.rootName)?.number ?? entity.number
+        let root = roots[entity.number] ?? entity.number
         if next[root] == nil {
             let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
             // Z_MAX can lag behind rows written by other tools; never hand out a key that exists.
             let existing = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(entity.table)") ?? 0
             next[root] = Swift.max(max, existing) + 1
+            first[root] = next[root]
         }
         defer { next[root]! += 1 }
         return next[root]!
+    }
+
+    /// Whether this allocator handed out the key of `object`.
+    func isNew(_ object: ObjectRef) -> Bool {
+        guard let root = roots[object.entityNumber], let first = first[root] else { return false }
+        return object.pk >= first
     }
 
     func save(_ db: Database) throws {

@@ -1,0 +1,104 @@
+import CDStoreModel
+import Foundation
+import GRDB
+
+/// The model's validation settings of one attribute, parsed once: whether a value is required, numeric and
+/// date bounds, length limits and the compiled regular expression. Checking a value builds no text unless the
+/// value fails.
+///
+/// Core Data equivalent: the validation part of `NSAttributeDescription` (`isOptional`, `validationPredicates`
+/// made from the minimum, maximum and regular expression set in Xcode).
+struct AttributeRule: Sendable {
+    let attribute: Attribute
+    private let minNumber: Double?
+    private let maxNumber: Double?
+    private let minLength: Int?
+    private let maxLength: Int?
+    private let regularExpression: NSRegularExpression?
+    /// A pattern the model gives but that does not compile: every string value fails, naming it.
+    private let invalidPattern: String?
+
+    init(_ attribute: Attribute, regularExpressions: [String: NSRegularExpression]) {
+        self.attribute = attribute
+        minNumber = attribute.minValue.flatMap(Double.init)
+        maxNumber = attribute.maxValue.flatMap(Double.init)
+        minLength = attribute.minValue.flatMap(Int.init)
+        maxLength = attribute.maxValue.flatMap(Int.init)
+        if let pattern = attribute.regularExpression {
+            regularExpression = regularExpressions[pattern]
+            invalidPattern = regularExpression == nil ? pattern : nil
+        } else {
+            regularExpression = nil
+            invalidPattern = nil
+        }
+    }
+
+    /// Throws if `stored` (the column value ``AttributeCoding`` produced) breaks a rule of the attribute.
+    func validate(_ stored: DatabaseValue) throws {
+        switch stored.storage {
+        case .null:
+            guard attribute.isOptional else {
+                throw StoreError(.invalidInput, "a value is required (the attribute is not optional)", property: attribute.name)
+            }
+        case .int64(let i):
+            if attribute.type.isNumeric { try checkNumber(Double(i), exact: i) }
+        case .double(let d):
+            if attribute.type == .date {
+                if let min = attribute.minDateTimeInterval, d < min {
+                    throw failure("\(ValueText.iso8601(d)) is before the earliest allowed date \(ValueText.iso8601(min))")
+                }
+                if let max = attribute.maxDateTimeInterval, d > max {
+                    throw failure("\(ValueText.iso8601(d)) is after the latest allowed date \(ValueText.iso8601(max))")
+                }
+            } else if attribute.type.isNumeric {
+                try checkNumber(d, exact: nil)
+            }
+        case .string(let s):
+            if minLength != nil || maxLength != nil { try checkLength(s.utf16.count, unit: "characters") }
+            if let invalidPattern {
+                throw failure("the model's regular expression '\(invalidPattern)' is not valid")
+            }
+            if let regularExpression {
+                let range = NSRange(s.startIndex..., in: s)
+                let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
+                guard let match, match.range == range else {
+                    throw failure("'\(s)' does not match the regular expression '\(attribute.regularExpression!)'")
+                }
+            }
+        case .blob(let data):
+            if attribute.type == .binary, minLength != nil || maxLength != nil {
+                // External-storage columns carry a one-byte marker before the bytes (ExternalBinaryData).
+                let count = attribute.allowsExternalBinaryDataStorage && data.first == ExternalBinaryData.inlineMarker
+                    ? data.count - 1 : data.count
+                try checkLength(count, unit: "bytes")
+            }
+        }
+    }
+
+    private func checkNumber(_ value: Double, exact: Int64?) throws {
+        if let minNumber, value < minNumber {
+            throw failure("\(Self.text(value, exact: exact)) is less than the minimum \(attribute.minValue!)")
+        }
+        if let maxNumber, value > maxNumber {
+            throw failure("\(Self.text(value, exact: exact)) is greater than the maximum \(attribute.maxValue!)")
+        }
+    }
+
+    private static func text(_ value: Double, exact: Int64?) -> String {
+        exact.map(String.init) ?? ValueText.number(value)
+    }
+
+    private func checkLength(_ length: Int, unit: String) throws {
+        let noun = length == 1 ? String(unit.dropLast()) : unit
+        if let minLength, length < minLength {
+            throw failure("\(length) \(noun) is shorter than the minimum length \(minLength)")
+        }
+        if let maxLength, length > maxLength {
+            throw failure("\(length) \(noun) is longer than the maximum length \(maxLength)")
+        }
+    }
+
+    private func failure(_ message: String) -> StoreError {
+        StoreError(.invalidInput, message, property: attribute.name)
+    }
+}

@@ -1,0 +1,105 @@
+import CDStoreModel
+import GRDB
+
+/// A record's fields sorted by an entity's write plan: attribute inputs by column slot, relationship inputs in
+/// record order.
+struct PlannedFields {
+    var attributes: [InputValue?]
+    var relationships: [(Relationship, InputValue)] = []
+
+    /// The attribute inputs by name, for error messages.
+    func attributeInputs(_ plan: EntityWritePlan) -> [String: InputValue] {
+        var inputs: [String: InputValue] = [:]
+        for (slot, value) in attributes.enumerated() { if let value { inputs[plan.columns[slot].attribute.name] = value } }
+        return inputs
+    }
+}
+
+extension EntityWritePlan {
+    /// Sorts `fields` into attributes and relationships. Keys that name nothing are errors (with a suggestion);
+    /// `_entity` and `_id` are cdstore's own keys. With a JSON mapping the keys are read through it.
+    func sort(_ fields: [(String, InputValue)], model: ManagedObjectModel) throws -> PlannedFields {
+        var sorted = PlannedFields(attributes: Array(repeating: nil, count: columns.count))
+        if let mapping {
+            let values = try PropertyValues(fields: fields, entity: entity, model: model, mapping: mapping,
+                                            properties: EntityProperties(entity, in: model))
+            for (attribute, value) in values.attributes {
+                if let slot = attributeSlots[attribute.name] ?? nil { sorted.attributes[slot] = value }
+            }
+            sorted.relationships = values.relationships
+            return sorted
+        }
+        var unknown: String?
+        for (key, value) in fields {
+            if let slot = attributeSlots[key] {
+                guard let slot else {
+                    throw StoreError(.invalidInput, "transient attributes are not stored", entity: entity.name, property: key)
+                }
+                guard sorted.attributes[slot] == nil else { throw givenTwice(key) }
+                sorted.attributes[slot] = value
+            } else if let relationship = relationships[key] {
+                guard !relationship.isTransient else {
+                    throw StoreError(.invalidInput, "transient relationships are not stored", entity: entity.name, property: key)
+                }
+                guard !sorted.relationships.contains(where: { $0.0.name == key }) else { throw givenTwice(key) }
+                sorted.relationships.append((relationship, value))
+            } else if key != "_entity" && key != "_id" {
+                if fields.lazy.filter({ $0.0 == key }).count > 1 { throw givenTwice(key) }
+                unknown = unknown ?? key
+            }
+        }
+        if let unknown {
+            throw StoreError(.unknownName, "no such attribute or relationship" + Suggestion.didYouMean(unknown, among: candidateNames),
+                             entity: entity.name, property: unknown)
+        }
+        return sorted
+    }
+
+    private func givenTwice(_ key: String) -> StoreError {
+        StoreError(.invalidInput, "given twice", entity: entity.name, property: key)
+    }
+
+    /// The stored values of a new object's columns: the given attributes converted, the others their defaults.
+    /// Given values are validated, and left-out ones too with `validatingMissing` (a record that may merge into an
+    /// existing object keeps that object's values for what it leaves out; ``validateMissing(_:_:)`` checks them
+    /// once the object is known to be new).
+    func row(_ fields: PlannedFields, validatingMissing: Bool) throws -> [DatabaseValue] {
+        var row: [DatabaseValue] = []
+        row.reserveCapacity(columns.count)
+        for (slot, column) in columns.enumerated() {
+            do {
+                let stored: DatabaseValue
+                if let input = fields.attributes[slot] {
+                    stored = try AttributeCoding.storedValue(input, for: column.attribute)
+                    try check(stored, column)
+                } else {
+                    stored = try column.defaultValue.get()
+                    if validatingMissing { try check(stored, column) }
+                }
+                row.append(stored)
+            } catch var error as StoreError {
+                error.entity = entity.name
+                throw error
+            }
+        }
+        return row
+    }
+
+    /// Validates the left-out attributes of `row` (their defaults).
+    func validateMissing(_ row: [DatabaseValue], _ fields: PlannedFields) throws {
+        for (slot, column) in columns.enumerated() where fields.attributes[slot] == nil {
+            do {
+                try check(row[slot], column)
+            } catch var error as StoreError {
+                error.entity = entity.name
+                throw error
+            }
+        }
+    }
+
+    private func check(_ stored: DatabaseValue, _ column: Column) throws {
+        // A derived attribute without a value is Core Data's to compute (now(), aggregates kept by triggers).
+        if column.attribute.isDerived && stored.isNull { return }
+        try column.rule.validate(stored)
+    }
+}

@@ -1,0 +1,139 @@
+import CDStoreModel
+import GRDB
+
+/// Everything about inserting objects of one entity that never changes within a command, worked out when the
+/// first record of that entity arrives: the stored attributes with their columns, parsed defaults and validation
+/// rules; property lookup by name; the INSERT statement (prepared once) with the to-one foreign keys it writes
+/// itself; and the uniqueness keys an object may merge on.
+///
+/// A flat record then costs one INSERT and no text is built for it unless it fails.
+final class EntityWritePlan {
+    /// A stored attribute of the entity, in INSERT column order.
+    struct Column {
+        let attribute: Attribute
+        let column: String
+        /// The model's default, stored; or the error a record that leaves the attribute out gets.
+        let defaultValue: Result<DatabaseValue, StoreError>
+        let rule: AttributeRule
+    }
+
+    /// A to-one whose foreign key (and entity column) the INSERT writes: its target is known before the row is.
+    struct DirectToOne {
+        let relationship: Relationship
+        /// 1-based INSERT parameter of the foreign key; the entity column, when there is one, follows it.
+        let parameter: Int32
+        let hasEntityColumn: Bool
+    }
+
+    /// The properties of a uniqueness constraint (or of the mapping's identity) and the query that finds the
+    /// object holding given values for them.
+    struct MergeKey {
+        enum Part {
+            case attribute(slot: Int)
+            case toOne(name: String)
+        }
+        let properties: [String]
+        /// Nil when a property of the key is not stored (no key to look up).
+        let parts: [Part]?
+        let sql: String
+        /// Whether a match merges (identity attributes, or constraints under upsert) rather than being refused.
+        let merges: Bool
+    }
+
+    let entity: Entity
+    let layout: EntityLayout
+    let rootNumber: Int
+    let columns: [Column]
+    /// Slot in ``columns`` of each stored attribute; transient attributes map to nil.
+    let attributeSlots: [String: Int?]
+    let relationships: [String: Relationship]
+    /// Model-order relationship names, for messages.
+    let propertyNames: [String]
+    let directToOnes: [String: DirectToOne]
+    let insertSQL: String
+    let mergeKeys: [MergeKey]
+    /// The JSON mapping of this entity, when one is in use.
+    let mapping: JSONMapping.EntityMapping?
+
+    /// Whether a record may turn out to be an existing object (uniqueness constraints or identity attributes).
+    var mayMerge: Bool { !mergeKeys.isEmpty }
+    /// Parameters of the INSERT: Z_PK, Z_ENT, Z_OPT, the columns, the direct to-ones' columns.
+    let parameterCount: Int
+
+    init(entity: Entity, store: Store, options: InsertOptions) throws {
+        let model = store.model
+        guard let layout = store.layout.entity(named: entity.name) else {
+            throw StoreError(.unknownName, "no table for this entity", entity: entity.name)
+        }
+        self.entity = entity
+        self.layout = layout
+        rootNumber = store.layout.entity(named: layout.rootName)?.number ?? layout.number
+
+        var columns: [Column] = []
+        var slots: [String: Int?] = [:]
+        for attribute in model.attributes(of: entity) {
+            guard !attribute.isTransient, let column = layout.attributeColumns[attribute.name] else {
+                if slots[attribute.name] == nil { slots[attribute.name] = .some(nil) }
+                continue
+            }
+            let defaultValue: Result<DatabaseValue, StoreError>
+            do {
+                defaultValue = .success(try DefaultValues.storedDefault(for: attribute))
+            } catch var error as StoreError {
+                error.entity = entity.name
+                defaultValue = .failure(error)
+            }
+            slots[attribute.name] = columns.count
+            columns.append(Column(attribute: attribute, column: column, defaultValue: defaultValue,
+                                  rule: store.validation.rule(for: attribute)))
+        }
+        self.columns = columns
+        attributeSlots = slots
+        let relationshipList = model.relationships(of: entity)
+        relationships = Dictionary(relationshipList.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        propertyNames = model.attributes(of: entity).filter { !$0.isTransient }.map(\.name) + relationshipList.map(\.name)
+
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.column)
+        var direct: [String: DirectToOne] = [:]
+        for relationship in relationshipList where !relationship.isToMany && !relationship.isTransient {
+            guard let toOne = layout.toOnes[relationship.name], toOne.orderKey == nil else { continue }
+            // A one-to-one must also let go of the target's previous partner: that stays with RelationshipStorage.
+            if let inverse = model.inverse(of: relationship), !inverse.isToMany { continue }
+            direct[relationship.name] = DirectToOne(relationship: relationship, parameter: Int32(names.count + 1),
+                                                    hasEntityColumn: toOne.entityKey != nil)
+            names.append(toOne.foreignKey)
+            if let entityKey = toOne.entityKey { names.append(entityKey) }
+        }
+        directToOnes = direct
+        parameterCount = names.count
+        insertSQL = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+
+        let entityMapping = options.mapping?.mapping(for: entity, in: model)
+        mapping = entityMapping == JSONMapping.EntityMapping() ? nil : entityMapping
+        var keys = model.uniquenessConstraintsInHierarchy(of: entity).map { ($0, options.upsert) }
+        if let identity = mapping?.identity, !identity.isEmpty { keys.insert((identity, true), at: 0) }
+        let root = store.layout.entity(named: layout.rootName) ?? layout
+        mergeKeys = keys.map { properties, merges in
+            var parts: [MergeKey.Part]? = []
+            var conditions: [String] = []
+            for property in properties {
+                if let slot = slots[property] ?? nil {
+                    parts?.append(.attribute(slot: slot))
+                    conditions.append("\(columns[slot].column) = ?")
+                } else if let toOne = layout.toOnes[property] {
+                    parts?.append(.toOne(name: property))
+                    conditions.append("\(toOne.foreignKey) = ?")
+                } else {
+                    parts = nil
+                }
+            }
+            let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE Z_ENT BETWEEN \(root.number) AND \(root.subtreeMax) AND "
+                + conditions.joined(separator: " AND ") + " LIMIT 1"
+            return MergeKey(properties: properties, parts: parts, sql: sql, merges: merges)
+        }
+    }
+
+    /// The attribute and relationship names, for "did you mean" suggestions.
+    var candidateNames: [String] { propertyNames }
+}

@@ -1,0 +1,58 @@
+/// Options of an insert.
+public struct InsertOptions: Sendable {
+    /// Merge a record into the existing object that has the same values for a uniqueness constraint (or for the
+    /// mapping's identity attributes) instead of failing, like `NSMergeByPropertyObjectTrumpMergePolicy`.
+    public var upsert: Bool
+    /// How input keys map to properties (nil: input keys are property names).
+    public var mapping: JSONMapping?
+    /// Called now and then (every few thousand records, and once at the end) with how far the insert has got.
+    public var progress: (@Sendable (InsertProgress) -> Void)?
+    /// Keep going past records that cannot be stored: the valid ones are written (in the same one transaction)
+    /// and each skipped record is reported to ``onSkip``. Without it, the first bad record stops the insert and
+    /// nothing is written.
+    public var skipInvalid: Bool
+    /// Called with each record skipped under ``skipInvalid``.
+    public var onSkip: (@Sendable (SkippedRecord) -> Void)?
+
+    public init(upsert: Bool = false, mapping: JSONMapping? = nil,
+                progress: (@Sendable (InsertProgress) -> Void)? = nil,
+                skipInvalid: Bool = false, onSkip: (@Sendable (SkippedRecord) -> Void)? = nil) {
+        self.upsert = upsert
+        self.mapping = mapping
+        self.progress = progress
+        self.skipInvalid = skipInvalid
+        self.onSkip = onSkip
+    }
+}
+
+/// How far a bulk insert has got.
+public struct InsertProgress: Sendable, Equatable {
+    /// Records read so far (stored or skipped).
+    public var records: Int
+    /// Where reading the input has got.
+    public var input: InputPosition
+    /// Whether this is the last report.
+    public var isFinished: Bool
+}
+
+/// A record that an insert with ``InsertOptions/skipInvalid`` left out, and why.
+public struct SkippedRecord: Sendable, Equatable, CustomStringConvertible {
+    /// The record's number in the input (1-based).
+    public var record: Int
+    /// Its input line, when known.
+    public var line: Int?
+    /// Why it was left out, with the entity and attribute concerned.
+    public var reason: String
+
+    public var description: String {
+        "record \(record)" + (line.map { " (line \($0))" } ?? "") + ": " + reason
+    }
+}
+
+/// What a bulk insert did.
+public struct InsertSummary: Sendable, Equatable {
+    /// Records stored.
+    public var inserted: Int
+    /// Records left out under ``InsertOptions/skipInvalid``.
+    public var skipped: Int
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Binds and runs a prepared statement through SQLite's C interface, for the per-record paths of bulk writes.
+///
+/// Strings are bound with their UTF-8 byte length, so a NUL character inside a string is stored rather than
+/// ending the text there, and no `StatementArguments` array is built per record.
+struct RawStatement {
+    let statement: Statement
+    let db: Database
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ sql: String, db: Database) throws {
+        statement = try db.cachedStatement(sql: sql)
+        self.db = db
+    }
+
+    var sqliteStatement: SQLiteStatement { statement.sqliteStatement }
+
+    /// Binds `value` to the 1-based parameter `index`.
+    func bind(_ value: DatabaseValue, at index: Int32) {
+        let handle = statement.sqliteStatement
+        switch value.storage {
+        case .null: sqlite3_bind_null(handle, index)
+        case .int64(let i): sqlite3_bind_int64(handle, index, i)
+        case .double(let d): sqlite3_bind_double(handle, index, d)
+        case .string(let s):
+            var text = s
+            text.withUTF8 { bytes in
+                // A non-nil pointer even for "", which SQLite would otherwise bind as NULL.
+                let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                _ = sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                        UInt64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
+            }
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                        UInt64(bytes.count), Self.transient)
+            }
+        }
+    }
+
+    func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(statement.sqliteStatement, index, value)
+    }
+
+    /// Runs a statement that returns no rows (INSERT, UPDATE).
+    func execute() throws {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else { throw error(code) }
+    }
+
+    /// Runs a query and returns the first row's first two integer columns, if there is a row.
+    func firstPair() throws -> (Int64, Int64)? {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return (sqlite3_column_int64(handle, 0), sqlite3_column_int64(handle, 1))
+        case SQLITE_DONE: return nil
+        case let code: throw error(code)
+        }
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
+                             message: message ?? "SQLite error \(code)", sql: statement.sql)
+    }
+}
