@@ -21,22 +21,46 @@ extension Store {
     /// document, which may refer to objects of the document or of this store.
     @discardableResult
     public func importGraph(_ document: GraphDocument) throws -> Int {
+        var source = SequenceRecordSource(document.entities.lazy.flatMap { entity, records in
+            records.lazy.map { record in
+                var named = record
+                named.entityName = entity
+                return named
+            }
+        })
+        return try importGraph(from: &source)
+    }
+
+    /// Reads the objects `source` yields — each record names its entity (``InputRecord/entityName``), as NDJSON
+    /// exports and graph documents do — into the store in one transaction, as ``importGraph(_:)`` does.
+    ///
+    /// Records are read one at a time and their attributes written at once; only their relationship values are
+    /// kept until every object exists, so memory grows with the relationships of the input, not its size.
+    @discardableResult
+    public func importGraph(from source: inout some RecordSource) throws -> Int {
         try write { db in
             let storage = RelationshipStorage(model: model, layout: layout, storeUUID: metadata.uuid)
             var allocator = PrimaryKeyAllocator(layout: layout)
             var objects: [String: ObjectRef] = [:]
-            var created: [(ObjectRef, Entity, PropertyValues, InputRecord)] = []
+            var created: [(ObjectRef, Entity, [(Relationship, InputValue)], Int?)] = []
+            var count = 0
             let emptyTables = try Set(layout.entities.map(\.table).filter { table in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") == 0
             })
             var keptMax: [Int: Int64] = [:]
-            for (entityName, records) in document.entities {
+            var entityIndex: [String: Int] = [:]
+            while let record = try source.next() {
+                guard let entityName = record.entityName else {
+                    throw StoreError(.invalidInput, "the object does not name its entity (\"_entity\")", line: record.line)
+                }
                 let entity = try resolveEntity(entityName)
                 guard !entity.isAbstract, let entityLayout = layout.entity(named: entity.name) else {
                     throw StoreError(.invalidInput, "the entity is abstract: its objects belong under their own entity",
                                      entity: entityName)
                 }
-                for (index, record) in records.enumerated() {
+                let index = entityIndex[entityName, default: 0]
+                entityIndex[entityName] = index + 1
+                do {
                     do {
                         let values = try PropertyValues(fields: record.fields, entity: entity, model: model, mapping: nil)
                         let row = try AttributeRow(values: values.attributes, entity: entity, layout: entityLayout,
@@ -60,17 +84,18 @@ extension Store {
                                                          values: values.attributeInputs)
                         }
                         if let oldID { objects[oldID.description] = object }
-                        created.append((object, entity, values, record))
-                    } catch let error as StoreError {
-                        throw error.at(record: index + 1, line: record.line)
+                        count += 1
+                        if !values.relationships.isEmpty { created.append((object, entity, values.relationships, record.line)) }
                     }
+                } catch let error as StoreError {
+                    throw error.at(record: index + 1, line: record.line)
                 }
             }
-            var touched = Set(created.map(\.0))
+            var touched: Set<ObjectRef> = []
             // To-ones first, then to-manys, so that each to-many's own order wins.
             for pass in [false, true] {
-                for (object, entity, values, record) in created {
-                    for (relationship, value) in values.relationships where relationship.isToMany == pass {
+                for (object, entity, relationships, line) in created {
+                    for (relationship, value) in relationships where relationship.isToMany == pass {
                         do {
                             let edge = try storage.edge(relationship.name, of: entity.name)
                             let targets = try referenced(value, relationship, entity, objects, db: db)
@@ -80,17 +105,30 @@ extension Store {
                                 touched.formUnion(try storage.setToOne(edge, of: object, to: target, db: db))
                             }
                         } catch let error as StoreError {
-                            throw error.at(record: nil, line: record.line)
+                            throw error.at(record: nil, line: line)
                         }
                     }
                 }
             }
-            try GraphValidation(store: self, db: db).validate(touched)
+            // Every object of a tree whose table was empty is new; elsewhere the new ones are those the allocator numbered.
+            var first = allocator.first
+            var next = allocator.next
+            for (root, kept) in keptMax {
+                first[root] = 1
+                next[root] = max(next[root] ?? 0, kept + 1)
+            }
+            let validation = GraphValidation(store: self, db: db)
+            try validation.validateNew(from: first, to: next)
+            try validation.validate(touched.filter { object in
+                guard let root = layout.entity(number: object.entityNumber).flatMap({ layout.entity(named: $0.rootName) })?.number,
+                      let start = first[root], let end = next[root] else { return true }
+                return !(start..<end).contains(object.pk)
+            })
             try allocator.save(db)
             for (root, value) in keptMax {
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?", arguments: [value, root])
             }
-            return created.count
+            return count
         }
     }
 

@@ -8,8 +8,17 @@ import GRDB
 ///
 /// Core Data equivalent: the validation part of `NSAttributeDescription` (`isOptional`, `validationPredicates`
 /// made from the minimum, maximum and regular expression set in Xcode).
-struct AttributeRule: Sendable {
-    let attribute: Attribute
+final class AttributeRule: Sendable {
+    // The attribute's settings as plain fields: reading them must not copy the whole `Attribute` per value.
+    private let name: String
+    private let type: AttributeType
+    private let isOptional: Bool
+    private let isExternalBinary: Bool
+    private let minText: String?
+    private let maxText: String?
+    private let pattern: String?
+    private let minDate: Double?
+    private let maxDate: Double?
     private let minNumber: Double?
     private let maxNumber: Double?
     private let minLength: Int?
@@ -19,7 +28,15 @@ struct AttributeRule: Sendable {
     private let invalidPattern: String?
 
     init(_ attribute: Attribute, regularExpressions: [String: NSRegularExpression]) {
-        self.attribute = attribute
+        name = attribute.name
+        type = attribute.type
+        isOptional = attribute.isOptional
+        isExternalBinary = attribute.type == .binary && attribute.allowsExternalBinaryDataStorage
+        minText = attribute.minValue
+        maxText = attribute.maxValue
+        pattern = attribute.regularExpression
+        minDate = attribute.minDateTimeInterval
+        maxDate = attribute.maxDateTimeInterval
         minNumber = attribute.minValue.flatMap(Double.init)
         maxNumber = attribute.maxValue.flatMap(Double.init)
         minLength = attribute.minValue.flatMap(Int.init)
@@ -37,20 +54,20 @@ struct AttributeRule: Sendable {
     func validate(_ stored: DatabaseValue) throws {
         switch stored.storage {
         case .null:
-            guard attribute.isOptional else {
-                throw StoreError(.invalidInput, "a value is required (the attribute is not optional)", property: attribute.name)
+            guard isOptional else {
+                throw StoreError(.invalidInput, "a value is required (the attribute is not optional)", property: name)
             }
         case .int64(let i):
-            if attribute.type.isNumeric { try checkNumber(Double(i), exact: i) }
+            if type.isNumeric { try checkNumber(Double(i), exact: i) }
         case .double(let d):
-            if attribute.type == .date {
-                if let min = attribute.minDateTimeInterval, d < min {
+            if type == .date {
+                if let min = minDate, d < min {
                     throw failure("\(ValueText.iso8601(d)) is before the earliest allowed date \(ValueText.iso8601(min))")
                 }
-                if let max = attribute.maxDateTimeInterval, d > max {
+                if let max = maxDate, d > max {
                     throw failure("\(ValueText.iso8601(d)) is after the latest allowed date \(ValueText.iso8601(max))")
                 }
-            } else if attribute.type.isNumeric {
+            } else if type.isNumeric {
                 try checkNumber(d, exact: nil)
             }
         case .string(let s):
@@ -62,13 +79,13 @@ struct AttributeRule: Sendable {
                 let range = NSRange(s.startIndex..., in: s)
                 let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
                 guard let match, match.range == range else {
-                    throw failure("'\(s)' does not match the regular expression '\(attribute.regularExpression!)'")
+                    throw failure("'\(s)' does not match the regular expression '\(pattern!)'")
                 }
             }
         case .blob(let data):
-            if attribute.type == .binary, minLength != nil || maxLength != nil {
+            if type == .binary, minLength != nil || maxLength != nil {
                 // External-storage columns carry a one-byte marker before the bytes (ExternalBinaryData).
-                let count = attribute.allowsExternalBinaryDataStorage && data.first == ExternalBinaryData.inlineMarker
+                let count = isExternalBinary && data.first == ExternalBinaryData.inlineMarker
                     ? data.count - 1 : data.count
                 try checkLength(count, unit: "bytes")
             }
@@ -77,10 +94,10 @@ struct AttributeRule: Sendable {
 
     private func checkNumber(_ value: Double, exact: Int64?) throws {
         if let minNumber, value < minNumber {
-            throw failure("\(Self.text(value, exact: exact)) is less than the minimum \(attribute.minValue!)")
+            throw failure("\(Self.text(value, exact: exact)) is less than the minimum \(minText!)")
         }
         if let maxNumber, value > maxNumber {
-            throw failure("\(Self.text(value, exact: exact)) is greater than the maximum \(attribute.maxValue!)")
+            throw failure("\(Self.text(value, exact: exact)) is greater than the maximum \(maxText!)")
         }
     }
 
@@ -99,6 +116,6 @@ struct AttributeRule: Sendable {
     }
 
     private func failure(_ message: String) -> StoreError {
-        StoreError(.invalidInput, message, property: attribute.name)
+        StoreError(.invalidInput, message, property: name)
     }
 }

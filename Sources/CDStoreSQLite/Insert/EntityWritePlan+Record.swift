@@ -29,21 +29,24 @@ extension EntityWritePlan {
             sorted.relationships = values.relationships
             return sorted
         }
+        let reuse = fields.count == lastKeys.count && zip(fields, lastKeys).allSatisfy { $0.0 == $1 }
+        if !reuse {
+            let places = try fields.map { try place(of: $0.0) }
+            lastKeys = fields.map(\.0)
+            lastPlaces = places
+        }
         var unknown: String?
-        for (key, value) in fields {
-            if let slot = attributeSlots[key] {
-                guard let slot else {
-                    throw StoreError(.invalidInput, "transient attributes are not stored", entity: entity.name, property: key)
-                }
+        for (index, (key, value)) in fields.enumerated() {
+            switch lastPlaces[index] {
+            case .attribute(let slot):
                 guard sorted.attributes[slot] == nil else { throw givenTwice(key) }
                 sorted.attributes[slot] = value
-            } else if let relationship = relationships[key] {
-                guard !relationship.isTransient else {
-                    throw StoreError(.invalidInput, "transient relationships are not stored", entity: entity.name, property: key)
-                }
+            case .relationship(let relationship):
                 guard !sorted.relationships.contains(where: { $0.0.name == key }) else { throw givenTwice(key) }
                 sorted.relationships.append((relationship, value))
-            } else if key != "_entity" && key != "_id" {
+            case .ignored:
+                break
+            case .unknown:
                 if fields.lazy.filter({ $0.0 == key }).count > 1 { throw givenTwice(key) }
                 unknown = unknown ?? key
             }
@@ -53,6 +56,22 @@ extension EntityWritePlan {
                              entity: entity.name, property: unknown)
         }
         return sorted
+    }
+
+    private func place(of key: String) throws -> FieldPlace {
+        if let slot = attributeSlots[key] {
+            guard let slot else {
+                throw StoreError(.invalidInput, "transient attributes are not stored", entity: entity.name, property: key)
+            }
+            return .attribute(slot)
+        }
+        if let relationship = relationships[key] {
+            guard !relationship.isTransient else {
+                throw StoreError(.invalidInput, "transient relationships are not stored", entity: entity.name, property: key)
+            }
+            return .relationship(relationship)
+        }
+        return key == "_entity" || key == "_id" ? .ignored : .unknown
     }
 
     private func givenTwice(_ key: String) -> StoreError {
@@ -66,11 +85,12 @@ extension EntityWritePlan {
     func row(_ fields: PlannedFields, validatingMissing: Bool) throws -> [DatabaseValue] {
         var row: [DatabaseValue] = []
         row.reserveCapacity(columns.count)
-        for (slot, column) in columns.enumerated() {
+        for slot in columns.indices {
+            let column = columns[slot]
             do {
                 let stored: DatabaseValue
                 if let input = fields.attributes[slot] {
-                    stored = try AttributeCoding.storedValue(input, for: column.attribute)
+                    stored = try storedValue(input, column)
                     try check(stored, column)
                 } else {
                     stored = try column.defaultValue.get()
@@ -87,7 +107,8 @@ extension EntityWritePlan {
 
     /// Validates the left-out attributes of `row` (their defaults).
     func validateMissing(_ row: [DatabaseValue], _ fields: PlannedFields) throws {
-        for (slot, column) in columns.enumerated() where fields.attributes[slot] == nil {
+        for slot in columns.indices where fields.attributes[slot] == nil {
+            let column = columns[slot]
             do {
                 try check(row[slot], column)
             } catch var error as StoreError {
@@ -97,9 +118,41 @@ extension EntityWritePlan {
         }
     }
 
+    /// What ``AttributeCoding/storedValue(_:for:)`` gives, for the inputs bulk loads are made of, without its
+    /// general dispatch; anything else goes to it.
+    private func storedValue(_ input: InputValue, _ column: Column) throws -> DatabaseValue {
+        switch (column.kind, input) {
+        case (.integer(let range), .integer(let i)) where range.contains(i):
+            return i.databaseValue
+        case (.integer(let range), .string(let text)):
+            if let i = Int64(text), range.contains(i) { return i.databaseValue }
+        case (.double, .double(let d)) where !d.isNaN:
+            return d.databaseValue
+        case (.double, .integer(let i)):
+            return Double(i).databaseValue
+        case (.double, .string(let text)):
+            if let d = Double(text), !d.isNaN { return d.databaseValue }
+        case (.string, .string(let text)):
+            return text.databaseValue
+        case (.date, .string(let text)):
+            if let seconds = DateParsing.secondsSince2001(text), seconds.isFinite { return seconds.databaseValue }
+        case (.boolean, .bool(let b)):
+            return (b ? 1 : 0).databaseValue
+        case (.boolean, .string(let text)):
+            switch text {
+            case "1", "true": return 1.databaseValue
+            case "0", "false": return 0.databaseValue
+            default: break
+            }
+        default:
+            break
+        }
+        return try AttributeCoding.storedValue(input, for: column.attribute)
+    }
+
     private func check(_ stored: DatabaseValue, _ column: Column) throws {
         // A derived attribute without a value is Core Data's to compute (now(), aggregates kept by triggers).
-        if column.attribute.isDerived && stored.isNull { return }
+        if column.isDerived && stored.isNull { return }
         try column.rule.validate(stored)
     }
 }

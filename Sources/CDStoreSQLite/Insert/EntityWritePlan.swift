@@ -8,13 +8,41 @@ import GRDB
 ///
 /// A flat record then costs one INSERT and no text is built for it unless it fails.
 final class EntityWritePlan {
-    /// A stored attribute of the entity, in INSERT column order.
-    struct Column {
+    /// A stored attribute of the entity, in INSERT column order. A class: the per-record loops read it in place.
+    final class Column {
         let attribute: Attribute
         let column: String
         /// The model's default, stored; or the error a record that leaves the attribute out gets.
         let defaultValue: Result<DatabaseValue, StoreError>
         let rule: AttributeRule
+        let kind: Kind
+        let isDerived: Bool
+
+        /// The types whose common inputs ``EntityWritePlan/storedValue(_:_:)`` converts itself.
+        enum Kind {
+            case integer(ClosedRange<Int64>)
+            case double
+            case string
+            case date
+            case boolean
+            case other
+        }
+
+        init(attribute: Attribute, column: String, defaultValue: Result<DatabaseValue, StoreError>, rule: AttributeRule) {
+            self.attribute = attribute
+            self.column = column
+            self.defaultValue = defaultValue
+            self.rule = rule
+            isDerived = attribute.isDerived
+            switch attribute.type {
+            case .integer16, .integer32, .integer64: kind = .integer(attribute.type.integerRange!)
+            case .double: kind = .double
+            case .string: kind = .string
+            case .date: kind = .date
+            case .boolean: kind = .boolean
+            default: kind = .other
+            }
+        }
     }
 
     /// A to-one whose foreign key (and entity column) the INSERT writes: its target is known before the row is.
@@ -54,6 +82,18 @@ final class EntityWritePlan {
     let mergeKeys: [MergeKey]
     /// The JSON mapping of this entity, when one is in use.
     let mapping: JSONMapping.EntityMapping?
+    /// The keys of the last record sorted and where they went: records of one input almost always repeat their
+    /// keys in the same order, and comparing a key with the last one's is cheaper than hashing it.
+    var lastKeys: [String] = []
+    var lastPlaces: [FieldPlace] = []
+
+    /// Where a record's field goes.
+    enum FieldPlace {
+        case attribute(Int)
+        case relationship(Relationship)
+        case ignored
+        case unknown
+    }
 
     /// Whether a record may turn out to be an existing object (uniqueness constraints or identity attributes).
     var mayMerge: Bool { !mergeKeys.isEmpty }

@@ -6,9 +6,17 @@ public enum DateParsing {
     /// optional fractional seconds and a `Z` or `±hh:mm` offset (no offset means UTC); or a plain number, taken
     /// as seconds since 2001-01-01 (Core Data's reference date).
     public static func secondsSince2001(_ text: String) -> Double? {
-        let s = text.trimmedSpaces
-        if let number = Double(s) { return number }
-        let scalars = Array(s.utf8)
+        var s = text.trimmedSpaces
+        // The ISO form starts with four digits and a dash; anything else may be a number of seconds.
+        let parsed: Double?? = s.withUTF8 { bytes in
+            guard bytes.count >= 10, bytes[4] == 45, bytes[0..<4].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return .none }
+            return .some(iso(bytes))
+        }
+        return parsed ?? Double(s)
+    }
+
+    /// Reads `yyyy-MM-dd[(T| )HH:mm[:ss[.fff]]][Z|±hh[:mm]]` from UTF-8 bytes.
+    private static func iso(_ scalars: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= scalars.count else { return nil }
@@ -41,9 +49,16 @@ public enum DateParsing {
                 second = sec
                 if expect(46) || expect(44) {
                     let start = i
-                    while i < scalars.count, scalars[i] >= 48, scalars[i] <= 57 { i += 1 }
+                    var value = 0
+                    while i < scalars.count, scalars[i] >= 48, scalars[i] <= 57 {
+                        if i - start < 15 { value = value * 10 + Int(scalars[i] - 48) }
+                        i += 1
+                    }
                     guard i > start else { return nil }
-                    fraction = Double("0." + String(decoding: scalars[start..<i], as: UTF8.self)) ?? 0
+                    // Up to 15 digits the quotient of two exact doubles is the correctly rounded fraction, as
+                    // parsing "0.fff" would give; longer fractions are parsed as text.
+                    fraction = i - start <= 15 ? Double(value) / powersOfTen[i - start]
+                        : Double("0." + String(decoding: UnsafeBufferPointer(rebasing: scalars[start..<i]), as: UTF8.self)) ?? 0
                 }
             }
             if i < scalars.count {
@@ -67,4 +82,6 @@ public enum DateParsing {
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - CivilCalendar.referenceOffset
         return Double(seconds) + fraction - Double(offset)
     }
+
+    private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
 }
