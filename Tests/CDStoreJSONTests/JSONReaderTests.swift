@@ -1,0 +1,2 @@
+import CDStoreJSON
+import Testing
