@@ -58,6 +58,8 @@ struct JSONScanner {
     }
 
     /// Reads the value after any white space; `depth` is the number of containers around it.
+    @_specialize(where Builder == ValueBuilder)
+    @_specialize(where Builder == NodeBuilder)
     mutating func value<Builder: JSONBuilder>(_ builder: Builder, depth: Int) throws(ScanFailure) -> Builder.Value {
         skipWhitespace()
         guard let byte = try peek() else { throw fail("unexpected end of input") }
@@ -83,11 +85,15 @@ struct JSONScanner {
         }
     }
 
+    @_specialize(where Builder == ValueBuilder)
+    @_specialize(where Builder == NodeBuilder)
     private mutating func object<Builder: JSONBuilder>(_ builder: Builder, depth: Int,
                                                        at start: JSONLocation) throws(ScanFailure) -> Builder.Value {
         index += 1
         guard depth < Self.maximumDepth else { throw fail("nested too deeply") }
         var members: [Builder.Member] = []
+        // Records are small objects: one allocation instead of four as the array grows to 8 members.
+        members.reserveCapacity(8)
         var seen: Set<String>? = options.rejectsDuplicateKeys ? [] : nil
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
@@ -126,6 +132,8 @@ struct JSONScanner {
         }
     }
 
+    @_specialize(where Builder == ValueBuilder)
+    @_specialize(where Builder == NodeBuilder)
     private mutating func array<Builder: JSONBuilder>(_ builder: Builder, depth: Int,
                                                       at start: JSONLocation) throws(ScanFailure) -> Builder.Value {
         index += 1
