@@ -150,6 +150,16 @@ struct StreamingReaderTests {
         #expect(try source.next() == nil)
     }
 
+    @Test func invalidUTF8IsReportedWithItsLine() throws {
+        let ndjsonBytes = Array("\u{FEFF}{\"a\":\"".utf8) + [0xFF] + Array("\"}\n{\"a\":1}\n".utf8)
+        var ndjson = RecordInput.reader(ByteStream(bytes: ndjsonBytes), format: .ndjson)
+        let results = Self.drain(&ndjson)
+        #expect(results.first?.failureDescription == "record 1 (line 1): malformed JSON at column 6: invalid UTF-8 in a string")
+        #expect(results.count == 2)
+        var csv = RecordInput.reader(ByteStream(bytes: Array("a\nok\n".utf8) + [0xC3, 0x28, 10]), format: .csv)
+        #expect(Self.drain(&csv).last?.failureDescription == "line 3: malformed CSV: invalid UTF-8 text")
+    }
+
     @Test func singleObjectIsOneRecord() throws {
         let records = try RecordInput.records(from: "\n  {\"a\": 9223372036854775807}\n", format: .json)
         #expect(records.count == 1)
