@@ -108,6 +108,19 @@ struct StreamingReaderTests {
         }
     }
 
+    /// `\r` outside quotes is dropped wherever it is, as the CSV reader always did; inside quotes it is kept.
+    @Test(arguments: [
+        ("a,b\nx\ry,z\n", [("a", "xy"), ("b", "z")]),
+        ("a,b\r\n1\r,2\r\n", [("a", "1"), ("b", "2")]),
+        ("a,b\r\n\"1\r\",\r2\r\r\n", [("a", "1\r"), ("b", "2")]),
+        (" a ,b\n  ,\"\"\"\"\n", [("a", "  "), ("b", "\"")]),
+    ] as [(String, [(String, String)])])
+    func csvCarriageReturns(text: String, fields: [(String, String)]) throws {
+        let records = try RecordInput.records(from: text, format: .csv)
+        #expect(records.count == 1)
+        #expect(JSONValue.object(records[0].fields) == .object(fields.map { ($0.0, .string($0.1)) }))
+    }
+
     @Test func jsonRecordsMaySplitAtAnyByte() throws {
         let text = "[{\"_entity\": \"Circle\", \"r\": 2},\r\n {\"s\": \"\\u00e9\"}, {}]"
         let bytes = Array(text.utf8)

@@ -57,7 +57,8 @@ public struct CSVRecordReader: RecordSource {
     private mutating func nextRow() throws -> (fields: [CSVField], line: Int)? {
         try skipByteOrderMark()
         while true {
-            var scanner = CSVRowScanner(stream.window, isFinal: stream.isExhausted, line: line)
+            var scanner = CSVRowScanner(stream.window, isFinal: stream.isExhausted, line: line,
+                                        expectedFields: names?.count ?? 8)
             swap(&scanner.field, &scratch)
             defer { swap(&scanner.field, &scratch) }
             let outcome: CSVRowScanner.Outcome

@@ -30,17 +30,87 @@ struct CSVRowScanner {
     private let rowLine: Int
     /// The bytes of the field being read. Callers swap a buffer in and out, so rows reuse its capacity.
     var field: [UInt8] = []
+    /// How many fields rows usually have (the header's), to size each row's array once.
+    private let expectedFields: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, line: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, line: Int, expectedFields: Int) {
         self.bytes = bytes
         self.isFinal = isFinal
         self.line = line
         rowLine = line
+        self.expectedFields = expectedFields
     }
 
     /// Scans the next row.
     /// - Throws: ``RecordInput/InputError`` for malformed CSV (not skippable: where the next row starts is unknown).
     mutating func row() throws -> Outcome {
+        if let outcome = try plainRow() { return outcome }
+        return try anyRow()
+    }
+
+    /// The common case at the speed of a scan: unquoted fields, each made into a String straight from the window,
+    /// and a `\n` or `\r\n` row end. Returns nil for anything else (a quote, a lone `\r`), which ``anyRow()``
+    /// reads byte by byte from the row's start.
+    private mutating func plainRow() throws -> Outcome? {
+        var fields: [CSVField] = []
+        fields.reserveCapacity(expectedFields)
+        var start = 0
+        func finish(consumed: Int) -> Outcome {
+            fields.count == 1 && fields[0].text.isEmpty ? .blank(consumed: consumed) : .row(fields, consumed: consumed)
+        }
+        while true {
+            var end = start
+            var high: UInt8 = 0
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: ",") || byte == 10 || byte == 13 || byte == UInt8(ascii: "\"") { break }
+                high |= byte
+                end += 1
+            }
+            guard end < bytes.count else {
+                if !isFinal { return .needMore }
+                if end == 0 { return .end }
+                fields.append(try plainField(start..<end, ascii: high < 0x80))
+                return finish(consumed: end)
+            }
+            switch bytes[end] {
+            case UInt8(ascii: ","):
+                fields.append(try plainField(start..<end, ascii: high < 0x80))
+                start = end + 1
+            case 10:
+                fields.append(try plainField(start..<end, ascii: high < 0x80))
+                return finish(consumed: end + 1)
+            case 13:
+                guard end + 1 < bytes.count else {
+                    if !isFinal { return .needMore }
+                    fields.append(try plainField(start..<end, ascii: high < 0x80))
+                    return finish(consumed: end + 1)
+                }
+                switch bytes[end + 1] {
+                case 10:
+                    fields.append(try plainField(start..<end, ascii: high < 0x80))
+                    return finish(consumed: end + 2)
+                case UInt8(ascii: ","):
+                    fields.append(try plainField(start..<end, ascii: high < 0x80))
+                    start = end + 2
+                default:
+                    return nil
+                }
+            default:
+                return nil
+            }
+        }
+    }
+
+    private func plainField(_ range: Range<Int>, ascii: Bool) throws -> CSVField {
+        let utf8 = UnsafeBufferPointer(rebasing: bytes[range])
+        if ascii { return CSVField(text: String(decoding: utf8, as: UTF8.self), quoted: false) }
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw error("invalid UTF-8 text") }
+        return CSVField(text: text, quoted: false)
+    }
+
+    /// Any row, byte by byte: quoted fields with `""` and line breaks, and `\r` dropped wherever it is outside quotes.
+    private mutating func anyRow() throws -> Outcome {
         field.removeAll(keepingCapacity: true)
         var fields: [CSVField] = []
         var quoted = false
