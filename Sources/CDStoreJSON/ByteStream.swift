@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Bytes read from a file, standard input or memory in bounded chunks, through a buffer that slides: readers look
@@ -146,12 +146,14 @@ public final class ByteStream {
         case .descriptor(let fd, _):
             while true {
                 #if canImport(Glibc)
-                let count = Glibc.read(fd, pointer, max)
+                    let count = Glibc.read(fd, pointer, max)
                 #else
-                let count = Darwin.read(fd, pointer, max)
+                    let count = Darwin.read(fd, pointer, max)
                 #endif
                 if count >= 0 { return count }
-                if errno != EINTR { throw ReadError(description: "cannot read \(name): \(String(cString: strerror(errno)))") }
+                if errno != EINTR {
+                    throw ReadError(description: "cannot read \(name): \(String(cString: strerror(errno)))")
+                }
             }
         }
     }

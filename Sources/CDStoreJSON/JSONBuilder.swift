@@ -38,7 +38,9 @@ struct NodeBuilder: JSONBuilder {
         JSONNode(.number(number.string), at: location)
     }
     func string(_ value: String, at location: JSONLocation) -> JSONNode { JSONNode(.string(value), at: location) }
-    func array(_ elements: [JSONNode], at location: JSONLocation) -> JSONNode { JSONNode(.array(elements), at: location) }
+    func array(_ elements: [JSONNode], at location: JSONLocation) -> JSONNode {
+        JSONNode(.array(elements), at: location)
+    }
     func member(_ key: String, _ value: JSONNode) -> (key: String, value: JSONNode) { (key, value) }
     func object(_ members: [(key: String, value: JSONNode)], at location: JSONLocation) -> JSONNode {
         JSONNode(.object(members), at: location)

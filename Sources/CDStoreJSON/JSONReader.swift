@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// cdstore's JSON reader: reads values one at a time from a ``ByteStream``, so a file of any size is read in
@@ -120,7 +120,8 @@ public struct JSONReader {
         while true {
             let window = stream.window
             guard let base = window.baseAddress, searched < window.count,
-                  let newline = memchr(base + searched, 10, window.count - searched) else {
+                let newline = memchr(base + searched, 10, window.count - searched)
+            else {
                 searched = window.count
                 if try stream.fill() { continue }
                 if window.isEmpty { return nil }
@@ -138,8 +139,9 @@ public struct JSONReader {
     private mutating func lineValue(_ count: Int, consuming: Int) throws -> (value: JSONValue, line: Int)? {
         let lineNumber = line
         let offset = Int(stream.consumed)
-        var scanner = JSONScanner(UnsafeBufferPointer(rebasing: stream.window[..<count]), isFinal: true,
-                                  line: lineNumber, lineStart: lineStart, offset: offset, options: options)
+        var scanner = JSONScanner(
+            UnsafeBufferPointer(rebasing: stream.window[..<count]), isFinal: true,
+            line: lineNumber, lineStart: lineStart, offset: offset, options: options)
         defer {
             stream.consume(consuming)
             line += 1
@@ -163,8 +165,9 @@ public struct JSONReader {
     private mutating func scan<Value>(_ body: (inout JSONScanner) throws(ScanFailure) -> Value) throws -> Value {
         try start()
         while true {
-            var scanner = JSONScanner(stream.window, isFinal: stream.isExhausted, line: line, lineStart: lineStart,
-                                      offset: Int(stream.consumed), options: options)
+            var scanner = JSONScanner(
+                stream.window, isFinal: stream.isExhausted, line: line, lineStart: lineStart,
+                offset: Int(stream.consumed), options: options)
             do {
                 let value = try body(&scanner)
                 stream.consume(scanner.index)

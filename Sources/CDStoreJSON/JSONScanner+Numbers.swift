@@ -86,13 +86,16 @@ extension JSONScanner {
                 return ScannedNumber(text: text, integer: Int64(mantissa), fastDouble: Double(mantissa))
             }
             if negative && mantissa <= UInt64(Int64.max) + 1 {
-                return ScannedNumber(text: text, integer: Int64(bitPattern: 0 &- mantissa), fastDouble: -Double(mantissa))
+                return ScannedNumber(
+                    text: text, integer: Int64(bitPattern: 0 &- mantissa), fastDouble: -Double(mantissa))
             }
         }
         let power = exponent - fractionDigits
         var fast: Double?
         if !overflow && mantissa <= 1 << 53 && (-22...22).contains(power) {
-            let value = power < 0 ? Double(mantissa) / Self.exactPowersOfTen[-power]
+            let value =
+                power < 0
+                ? Double(mantissa) / Self.exactPowersOfTen[-power]
                 : Double(mantissa) * Self.exactPowersOfTen[power]
             fast = negative ? -value : value
         }
@@ -105,7 +108,7 @@ extension JSONScanner {
         while end < bytes.count {
             switch bytes[end] {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
-                 UInt8(ascii: "+"), UInt8(ascii: "-"):
+                UInt8(ascii: "+"), UInt8(ascii: "-"):
                 end += 1
             default:
                 return fail("invalid number '\(String(decoding: bytes[start..<end], as: UTF8.self))'", at: start)

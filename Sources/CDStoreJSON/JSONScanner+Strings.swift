@@ -9,8 +9,9 @@ extension JSONScanner {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: high < 0x80,
-                                          at: start)
+                let text = try makeString(
+                    UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: high < 0x80,
+                    at: start)
                 index += 1
                 return text
             }
@@ -22,10 +23,14 @@ extension JSONScanner {
         throw fail("unterminated string")
     }
 
-    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool, at start: Int) throws(ScanFailure) -> String {
+    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool, at start: Int) throws(ScanFailure)
+        -> String
+    {
         if ascii { return String(decoding: utf8, as: UTF8.self) }
         // Invalid UTF-8 is refused rather than replaced: the input is not the text its writer meant.
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw fail("invalid UTF-8 in a string", at: start - 1) }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw fail("invalid UTF-8 in a string", at: start - 1)
+        }
         return text
     }
 

@@ -19,8 +19,10 @@ struct JSONScanner {
     let offset: Int
     let options: JSONReader.Options
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, line: Int, lineStart: Int, offset: Int,
-         options: JSONReader.Options) {
+    init(
+        _ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, line: Int, lineStart: Int, offset: Int,
+        options: JSONReader.Options
+    ) {
         self.bytes = bytes
         self.isFinal = isFinal
         self.line = line
@@ -87,8 +89,10 @@ struct JSONScanner {
 
     @_specialize(where Builder == ValueBuilder)
     @_specialize(where Builder == NodeBuilder)
-    private mutating func object<Builder: JSONBuilder>(_ builder: Builder, depth: Int,
-                                                       at start: JSONLocation) throws(ScanFailure) -> Builder.Value {
+    private mutating func object<Builder: JSONBuilder>(
+        _ builder: Builder, depth: Int,
+        at start: JSONLocation
+    ) throws(ScanFailure) -> Builder.Value {
         index += 1
         guard depth < Self.maximumDepth else { throw fail("nested too deeply") }
         var members: [Builder.Member] = []
@@ -134,8 +138,10 @@ struct JSONScanner {
 
     @_specialize(where Builder == ValueBuilder)
     @_specialize(where Builder == NodeBuilder)
-    private mutating func array<Builder: JSONBuilder>(_ builder: Builder, depth: Int,
-                                                      at start: JSONLocation) throws(ScanFailure) -> Builder.Value {
+    private mutating func array<Builder: JSONBuilder>(
+        _ builder: Builder, depth: Int,
+        at start: JSONLocation
+    ) throws(ScanFailure) -> Builder.Value {
         index += 1
         guard depth < Self.maximumDepth else { throw fail("nested too deeply") }
         var elements: [Builder.Value] = []
@@ -177,6 +183,7 @@ struct JSONScanner {
 
     /// A byte for a message: `'x'`, or its hex value when it is not printable ASCII.
     static func quoted(_ byte: UInt8) -> String {
-        (0x20..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
+        (0x20..<0x7F).contains(byte)
+            ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 }

@@ -25,8 +25,10 @@ struct StreamingReaderTests {
     }
 
     static func person(_ index: Int) -> [(String, InputValue)] {
-        [("id", .integer(Int64(index))), ("name", .string("Alice\(index)")), ("salary", .double(12345.67)),
-         ("active", .bool(index % 2 == 0))]
+        [
+            ("id", .integer(Int64(index))), ("name", .string("Alice\(index)")), ("salary", .double(12345.67)),
+            ("active", .bool(index % 2 == 0)),
+        ]
     }
 
     /// Checks that `records` are `person(0)`, `person(1)`, … and says which one is not.
@@ -59,7 +61,8 @@ struct StreamingReaderTests {
         var text = "[\n"
         var count = 0
         while text.utf8.count < 5_000_000 {
-            text += (count == 0 ? "" : ",\n") + #"  {"id": \#(count), "name": "Alice\#(count)", "salary": 12345.67, "#
+            text +=
+                (count == 0 ? "" : ",\n") + #"  {"id": \#(count), "name": "Alice\#(count)", "salary": 12345.67, "#
                 + #""active": \#(count % 2 == 0)}"#
             count += 1
         }
@@ -95,26 +98,34 @@ struct StreamingReaderTests {
         let text = "a,b,c\r\n1,\"x,\"\"y\"\"\",\r\n\r\n\"\",\"multi\nline\",3\n4,5,6"
         let expected = try RecordInput.records(from: text, format: .csv)
         #expect(expected.map(\.line) == [2, 4, 6])
-        #expect(JSONValue.object(expected[0].fields) == .object([("a", .string("1")), ("b", .string("x,\"y\"")), ("c", .null)]))
-        #expect(JSONValue.object(expected[1].fields) == .object([("a", .string("")), ("b", .string("multi\nline")),
-                                                                  ("c", .string("3"))]))
+        #expect(
+            JSONValue.object(expected[0].fields)
+                == .object([("a", .string("1")), ("b", .string("x,\"y\"")), ("c", .null)]))
+        #expect(
+            JSONValue.object(expected[1].fields)
+                == .object([
+                    ("a", .string("")), ("b", .string("multi\nline")),
+                    ("c", .string("3")),
+                ]))
         let bytes = Array(text.utf8)
         for chunkSize in 1...bytes.count + 1 {
             var source = RecordInput.reader(ByteStream(bytes: bytes, chunkSize: chunkSize), format: .csv)
             let records = try Self.drain(&source).map { try $0.get() }
-            #expect(records.map { JSONValue.object($0.fields) } == expected.map { JSONValue.object($0.fields) },
-                    "chunk size \(chunkSize)")
+            #expect(
+                records.map { JSONValue.object($0.fields) } == expected.map { JSONValue.object($0.fields) },
+                "chunk size \(chunkSize)")
             #expect(records.map(\.line) == expected.map(\.line), "chunk size \(chunkSize)")
         }
     }
 
     /// `\r` outside quotes is dropped wherever it is, as the CSV reader always did; inside quotes it is kept.
-    @Test(arguments: [
-        ("a,b\nx\ry,z\n", [("a", "xy"), ("b", "z")]),
-        ("a,b\r\n1\r,2\r\n", [("a", "1"), ("b", "2")]),
-        ("a,b\r\n\"1\r\",\r2\r\r\n", [("a", "1\r"), ("b", "2")]),
-        (" a ,b\n  ,\"\"\"\"\n", [("a", "  "), ("b", "\"")]),
-    ] as [(String, [(String, String)])])
+    @Test(
+        arguments: [
+            ("a,b\nx\ry,z\n", [("a", "xy"), ("b", "z")]),
+            ("a,b\r\n1\r,2\r\n", [("a", "1"), ("b", "2")]),
+            ("a,b\r\n\"1\r\",\r2\r\r\n", [("a", "1\r"), ("b", "2")]),
+            (" a ,b\n  ,\"\"\"\"\n", [("a", "  "), ("b", "\"")]),
+        ] as [(String, [(String, String)])])
     func csvCarriageReturns(text: String, fields: [(String, String)]) throws {
         let records = try RecordInput.records(from: text, format: .csv)
         #expect(records.count == 1)
@@ -129,8 +140,11 @@ struct StreamingReaderTests {
             let records = try Self.drain(&source).map { try $0.get() }
             #expect(records.map(\.entityName) == ["Circle", nil, nil], "chunk size \(chunkSize)")
             #expect(records.map(\.line) == [1, 2, 2], "chunk size \(chunkSize)")
-            #expect(records.map { JSONValue.object($0.fields) } == [.object([("r", .integer(2))]), .object([("s", .string("é"))]),
-                                                                    .object([])])
+            #expect(
+                records.map { JSONValue.object($0.fields) } == [
+                    .object([("r", .integer(2))]), .object([("s", .string("é"))]),
+                    .object([]),
+                ])
         }
     }
 
@@ -139,7 +153,8 @@ struct StreamingReaderTests {
         let results = Self.drain(&source)
         #expect(results.count == 4)
         #expect(try results[0].get().line == 1)
-        #expect(results[1].failureDescription == "record 2 (line 2): malformed JSON at column 6: unexpected end of input")
+        #expect(
+            results[1].failureDescription == "record 2 (line 2): malformed JSON at column 6: unexpected end of input")
         #expect(results[2].failureDescription == "record 3 (line 4): expected a JSON object, got an array")
         #expect(try results[3].get().line == 5)
     }
@@ -155,7 +170,8 @@ struct StreamingReaderTests {
     }
 
     @Test func jsonSyntaxErrorEndsReadingButANonObjectIsSkippable() throws {
-        var source = RecordInput.reader(ByteStream("[{\"a\": 1}, 7, {\"a\": 2},\n {\"a\" 3}, {\"a\": 4}]"), format: .json)
+        var source = RecordInput.reader(
+            ByteStream("[{\"a\": 1}, 7, {\"a\": 2},\n {\"a\" 3}, {\"a\": 4}]"), format: .json)
         let results = Self.drain(&source)
         #expect(results.count == 4)
         #expect(results[1].failureDescription == "record 2 (line 1): expected a JSON object, got 7")
@@ -167,7 +183,9 @@ struct StreamingReaderTests {
         let ndjsonBytes = Array("\u{FEFF}{\"a\":\"".utf8) + [0xFF] + Array("\"}\n{\"a\":1}\n".utf8)
         var ndjson = RecordInput.reader(ByteStream(bytes: ndjsonBytes), format: .ndjson)
         let results = Self.drain(&ndjson)
-        #expect(results.first?.failureDescription == "record 1 (line 1): malformed JSON at column 6: invalid UTF-8 in a string")
+        #expect(
+            results.first?.failureDescription
+                == "record 1 (line 1): malformed JSON at column 6: invalid UTF-8 in a string")
         #expect(results.count == 2)
         var csv = RecordInput.reader(ByteStream(bytes: Array("a\nok\n".utf8) + [0xC3, 0x28, 10]), format: .csv)
         #expect(Self.drain(&csv).last?.failureDescription == "line 3: malformed CSV: invalid UTF-8 text")

@@ -6,10 +6,12 @@ import Testing
 struct JSONReaderTests {
     @Test func valuesKeepTypesAndKeyOrder() throws {
         let value = try JSONReader.parse(#" {"b": [1, -2.5, "x", true, false, null], "a": {}, "c": []} "#)
-        #expect(value == .object([
-            ("b", .array([.integer(1), .double(-2.5), .string("x"), .bool(true), .bool(false), .null])),
-            ("a", .object([])), ("c", .array([])),
-        ]))
+        #expect(
+            value
+                == .object([
+                    ("b", .array([.integer(1), .double(-2.5), .string("x"), .bool(true), .bool(false), .null])),
+                    ("a", .object([])), ("c", .array([])),
+                ]))
     }
 
     @Test func integersAreExactTo64Bits() throws {
@@ -23,9 +25,11 @@ struct JSONReaderTests {
         #expect(try JSONReader.parse("123456789012345678901234567890") == .double(1.2345678901234568e29))
     }
 
-    @Test(arguments: ["0.1", "12345.67", "-0.0", "1e22", "1e23", "1.5e-7", "2.2250738585072014e-308", "5e-324",
-                      "1.7976931348623157e308", "0.30000000000000004", "123456789.123456789", "9007199254740993.0",
-                      "1E+2", "4.9406564584124654e-324"])
+    @Test(arguments: [
+        "0.1", "12345.67", "-0.0", "1e22", "1e23", "1.5e-7", "2.2250738585072014e-308", "5e-324",
+        "1.7976931348623157e308", "0.30000000000000004", "123456789.123456789", "9007199254740993.0",
+        "1E+2", "4.9406564584124654e-324",
+    ])
     func doublesAreCorrectlyRounded(text: String) throws {
         #expect(try JSONReader.parse(text) == .double(Double(text)!))
     }
@@ -43,7 +47,8 @@ struct JSONReaderTests {
 
     @Test func stringsKeepNULAndDecodeEscapes() throws {
         #expect(try JSONReader.parse(#""a\u0000b""#) == .string("a\u{0}b"))
-        #expect(try JSONReader.parse(#""tab\tquote\"slash\/back\\nl\ncr\rbs\bff\f""#)
+        #expect(
+            try JSONReader.parse(#""tab\tquote\"slash\/back\\nl\ncr\rbs\bff\f""#)
                 == .string("tab\tquote\"slash/back\\nl\ncr\rbs\u{8}ff\u{C}"))
         #expect(try JSONReader.parse(#""\u00e9\u4e2d\ud83d\ude00""#) == .string("é中😀"))
         #expect(try JSONReader.parse("\"é中😀\"") == .string("é中😀"))
@@ -76,25 +81,26 @@ struct JSONReaderTests {
         #expect(throws: JSONSyntaxError.self) { try JSONReader.parse(objects) }
     }
 
-    @Test(arguments: [
-        ("", "unexpected end of input", 1, 1),
-        ("{\"a\" 1}", "expected ':' after key \"a\"", 1, 6),
-        ("[1,\n 2 3]", "expected ',' or ']'", 2, 4),
-        ("{\"a\":1,}", "expected a string key", 1, 8),
-        ("{\"a\":1 \"b\":2}", "expected ',' or '}'", 1, 8),
-        ("[tru]", "unexpected character 't'", 1, 2),
-        ("[1,]", "unexpected character ']'", 1, 4),
-        ("\"abc", "unterminated string", 1, 5),
-        ("\"a\nb\"", "unterminated string (line break inside)", 1, 3),
-        ("\"a\u{1}\"", "control character inside a string", 1, 3),
-        ("\"a\\x\"", "invalid escape '\\x'", 1, 3),
-        ("\"\\u12G4\"", "invalid \\u escape", 1, 4),
-        ("01", "invalid number '01'", 1, 1),
-        ("[-]", "invalid number '-'", 1, 2),
-        ("1.e5", "invalid number '1.e5'", 1, 1),
-        ("\n\n  {} x", "unexpected text after the JSON value", 3, 6),
-        ("\u{FEFF}[x]", "unexpected character 'x'", 1, 2),
-    ] as [(String, String, Int, Int)])
+    @Test(
+        arguments: [
+            ("", "unexpected end of input", 1, 1),
+            ("{\"a\" 1}", "expected ':' after key \"a\"", 1, 6),
+            ("[1,\n 2 3]", "expected ',' or ']'", 2, 4),
+            ("{\"a\":1,}", "expected a string key", 1, 8),
+            ("{\"a\":1 \"b\":2}", "expected ',' or '}'", 1, 8),
+            ("[tru]", "unexpected character 't'", 1, 2),
+            ("[1,]", "unexpected character ']'", 1, 4),
+            ("\"abc", "unterminated string", 1, 5),
+            ("\"a\nb\"", "unterminated string (line break inside)", 1, 3),
+            ("\"a\u{1}\"", "control character inside a string", 1, 3),
+            ("\"a\\x\"", "invalid escape '\\x'", 1, 3),
+            ("\"\\u12G4\"", "invalid \\u escape", 1, 4),
+            ("01", "invalid number '01'", 1, 1),
+            ("[-]", "invalid number '-'", 1, 2),
+            ("1.e5", "invalid number '1.e5'", 1, 1),
+            ("\n\n  {} x", "unexpected text after the JSON value", 3, 6),
+            ("\u{FEFF}[x]", "unexpected character 'x'", 1, 2),
+        ] as [(String, String, Int, Int)])
     func errorsSayWhatAndWhere(input: String, message: String, line: Int, column: Int) throws {
         #expect(throws: JSONSyntaxError(message: message, line: line, column: column)) { try JSONReader.parse(input) }
     }
@@ -122,7 +128,10 @@ struct JSONReaderTests {
             return
         }
         #expect((root.line, root.column) == (1, 1))
-        guard case .number("1.50") = members[0].value.kind else { Issue.record("number text lost"); return }
+        guard case .number("1.50") = members[0].value.kind else {
+            Issue.record("number text lost")
+            return
+        }
         #expect((members[0].value.line, members[0].value.column) == (2, 8))
         #expect((items[1].line, items[1].column) == (3, 18))
         #expect(members[0].value.typeDescription == "the number 1.50")

@@ -26,10 +26,13 @@ struct JSONStreamingTests {
         for chunkSize in 1...bytes.count + 1 {
             var reader = JSONReader(ByteStream(bytes: bytes, chunkSize: chunkSize))
             var lines: [(JSONValue, Int)] = []
-            while case let (value, line)? = try reader.readLineValue() { lines.append((value, line)) }
+            while case (let value, let line)? = try reader.readLineValue() { lines.append((value, line)) }
             #expect(lines.map(\.1) == [1, 4, 5], "chunk size \(chunkSize)")
-            #expect(lines.map(\.0) == [.object([("a", .integer(1))]), .array([.string("x"), .double(2.5)]),
-                                       .string("last line without a newline")], "chunk size \(chunkSize)")
+            #expect(
+                lines.map(\.0) == [
+                    .object([("a", .integer(1))]), .array([.string("x"), .double(2.5)]),
+                    .string("last line without a newline"),
+                ], "chunk size \(chunkSize)")
         }
     }
 
@@ -38,16 +41,18 @@ struct JSONStreamingTests {
         var text = ""
         var count = 0
         while text.utf8.count < 5_000_000 {
-            text += #"{"id": \#(count), "name": "Alice\#(count)", "salary": 12345.67, "joined": "2010-01-01T00:00:00.000Z"}"#
+            text +=
+                #"{"id": \#(count), "name": "Alice\#(count)", "salary": 12345.67, "joined": "2010-01-01T00:00:00.000Z"}"#
             text += count % 7 == 0 ? "\r\n" : "\n"
             count += 1
         }
         let stream = ByteStream(text, chunkSize: 4096)
         var reader = JSONReader(stream)
         var seen = 0
-        while case let (value, line)? = try reader.readLineValue() {
+        while case (let value, let line)? = try reader.readLineValue() {
             guard case .object(let fields) = value, fields.count == 4, fields[0].1 == .integer(Int64(seen)),
-                  fields[1].1 == .string("Alice\(seen)"), line == seen + 1 else {
+                fields[1].1 == .string("Alice\(seen)"), line == seen + 1
+            else {
                 Issue.record("record \(seen) wrong: \(value) at line \(line)")
                 return
             }

@@ -38,8 +38,9 @@ public struct CSVRecordReader: RecordSource {
         guard let row = try nextRow() else { return nil }
         count += 1
         guard row.fields.count == names.count else {
-            throw RecordInput.InputError(message: "malformed CSV: \(row.fields.count) fields, but the header has \(names.count)",
-                                         line: row.line, record: count, isSkippable: true)
+            throw RecordInput.InputError(
+                message: "malformed CSV: \(row.fields.count) fields, but the header has \(names.count)",
+                line: row.line, record: count, isSkippable: true)
         }
         var fields: [(String, InputValue)] = []
         fields.reserveCapacity(names.count)
@@ -57,8 +58,9 @@ public struct CSVRecordReader: RecordSource {
     private mutating func nextRow() throws -> (fields: [CSVField], line: Int)? {
         try skipByteOrderMark()
         while true {
-            var scanner = CSVRowScanner(stream.window, isFinal: stream.isExhausted, line: line,
-                                        expectedFields: names?.count ?? 8)
+            var scanner = CSVRowScanner(
+                stream.window, isFinal: stream.isExhausted, line: line,
+                expectedFields: names?.count ?? 8)
             swap(&scanner.field, &scratch)
             defer { swap(&scanner.field, &scratch) }
             let outcome: CSVRowScanner.Outcome

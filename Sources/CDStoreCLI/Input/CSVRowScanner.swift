@@ -159,12 +159,16 @@ struct CSVRowScanner {
             index += 1
         }
         if !isFinal { return .needMore }
-        guard !inQuotes else { throw RecordInput.InputError(message: "malformed CSV: unterminated quoted field", line: rowLine) }
+        guard !inQuotes else {
+            throw RecordInput.InputError(message: "malformed CSV: unterminated quoted field", line: rowLine)
+        }
         if index == 0 { return .end }
         return try endRow(&fields, started: started, quoted: quoted, consumed: index)
     }
 
-    private mutating func endRow(_ fields: inout [CSVField], started: Bool, quoted: Bool, consumed: Int) throws -> Outcome {
+    private mutating func endRow(_ fields: inout [CSVField], started: Bool, quoted: Bool, consumed: Int) throws
+        -> Outcome
+    {
         // A line with nothing on it (or only `\r`) is blank, not a row of one NULL.
         guard !fields.isEmpty || started || !field.isEmpty else { return .blank(consumed: consumed) }
         fields.append(try endField(quoted: quoted))
@@ -174,7 +178,9 @@ struct CSVRowScanner {
 
     private mutating func endField(quoted: Bool) throws -> CSVField {
         defer { field.removeAll(keepingCapacity: true) }
-        if field.allSatisfy({ $0 < 0x80 }) { return CSVField(text: String(decoding: field, as: UTF8.self), quoted: quoted) }
+        if field.allSatisfy({ $0 < 0x80 }) {
+            return CSVField(text: String(decoding: field, as: UTF8.self), quoted: quoted)
+        }
         guard let text = String(validating: field, as: UTF8.self) else { throw error("invalid UTF-8 text") }
         return CSVField(text: text, quoted: quoted)
     }

@@ -17,8 +17,9 @@ public struct NDJSONRecordReader: RecordSource {
             parsed = try reader.readLineValue()
         } catch let error as JSONSyntaxError {
             count += 1
-            throw RecordInput.InputError(message: "malformed JSON at column \(error.column): \(error.message)",
-                                         line: error.line, record: count, isSkippable: true)
+            throw RecordInput.InputError(
+                message: "malformed JSON at column \(error.column): \(error.message)",
+                line: error.line, record: count, isSkippable: true)
         }
         guard let parsed else { return nil }
         count += 1
