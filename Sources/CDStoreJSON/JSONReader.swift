@@ -124,10 +124,10 @@ public struct JSONReader {
             else {
                 searched = window.count
                 if try stream.fill() { continue }
-                if window.isEmpty { return nil }
-                // The last line, without a newline.
-                if let value = try lineValue(window.count, consuming: window.count) { return value }
-                return nil
+                // The last line, without a newline (`fill` may have moved the window: only its length is kept).
+                let rest = stream.window.count
+                if rest == 0 { return nil }
+                return try lineValue(rest, consuming: rest)
             }
             let end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
             if let value = try lineValue(end, consuming: end + 1) { return value }
