@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers, lowest first. A target may import only the ones above it in this list:
+//   CDStoreJSON      — the one JSON reader: streaming bytes, values with lines and columns (no dependencies)
 //   CDStoreModel     — load, validate and hash managed object models (no SQLite)
 //   CDStorePredicate — parse NSPredicate format strings into an AST (no SQLite)
 //   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
@@ -11,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cdstore", targets: ["cdstore"]),
+        .library(name: "CDStoreJSON", targets: ["CDStoreJSON"]),
         .library(name: "CDStoreModel", targets: ["CDStoreModel"]),
         .library(name: "CDStorePredicate", targets: ["CDStorePredicate"]),
         .library(name: "CDStoreSQLite", targets: ["CDStoreSQLite"]),
@@ -25,14 +27,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // GNU readline for the REPL's line editing, history and completion.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
+        .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
-            dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CDStoreJSON", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CDStorePredicate"),
         .target(
             name: "CDStoreSQLite",
             dependencies: [
-                "CDStoreModel", "CDStorePredicate",
+                "CDStoreJSON", "CDStoreModel", "CDStorePredicate",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .target(
@@ -45,6 +48,7 @@ let package = Package(
         .target(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),
+        .testTarget(name: "CDStoreJSONTests", dependencies: ["CDStoreJSON"]),
         .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreTestSupport"]),
         .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate", "CDStoreTestSupport"]),
         .testTarget(

@@ -69,6 +69,9 @@ public enum CommandLineRunner {
         case let error as RecordInput.InputError:
             Console.error(error.description)
             return ExitStatus.badInput.rawValue
+        case let error as ByteStream.ReadError:
+            Console.error(error.description)
+            return ExitStatus.badInput.rawValue
         case let error as ExitCode:
             return error.rawValue
         default:

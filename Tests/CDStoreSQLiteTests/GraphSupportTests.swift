@@ -27,8 +27,7 @@ enum Org {
 
 /// Records from JSON text (one object or an array of objects), keys in input order, `_entity` picked out.
 func records(_ json: String) throws -> [InputRecord] {
-    var parser = MiniJSON(json)
-    let value = try parser.parse()
+    let value = try JSONReader.parse(json)
     let items: [InputValue]
     if case .array(let list) = value { items = list } else { items = [value] }
     return items.map { item in
@@ -36,90 +35,6 @@ func records(_ json: String) throws -> [InputRecord] {
         var entity: String?
         if case .string(let name)? = fields.first(where: { $0.0 == "_entity" })?.1 { entity = name }
         return InputRecord(fields: fields, entityName: entity)
-    }
-}
-
-/// Parses JSON into ``InputValue`` keeping key order (JSONSerialization does not).
-struct MiniJSON {
-    struct Failure: Error { var message: String }
-    let bytes: [UInt8]
-    var i = 0
-    init(_ text: String) { bytes = Array(text.utf8) }
-
-    mutating func parse() throws -> InputValue {
-        let v = try value()
-        space()
-        guard i == bytes.count else { throw Failure(message: "trailing text at \(i)") }
-        return v
-    }
-
-    mutating func space() { while i < bytes.count, [9, 10, 13, 32].contains(bytes[i]) { i += 1 } }
-
-    mutating func value() throws -> InputValue {
-        space()
-        guard i < bytes.count else { throw Failure(message: "unexpected end") }
-        switch bytes[i] {
-        case UInt8(ascii: "{"):
-            i += 1
-            var fields: [(String, InputValue)] = []
-            space()
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
-            while true {
-                space()
-                guard case .string(let key) = try value() else { throw Failure(message: "key expected") }
-                space(); i += 1  // :
-                fields.append((key, try value()))
-                space()
-                let c = bytes[i]; i += 1
-                if c == UInt8(ascii: "}") { return .object(fields) }
-            }
-        case UInt8(ascii: "["):
-            i += 1
-            var items: [InputValue] = []
-            space()
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
-            while true {
-                items.append(try value())
-                space()
-                let c = bytes[i]; i += 1
-                if c == UInt8(ascii: "]") { return .array(items) }
-            }
-        case UInt8(ascii: "\""):
-            i += 1
-            var out: [UInt8] = []
-            while bytes[i] != UInt8(ascii: "\"") {
-                if bytes[i] == UInt8(ascii: "\\") {
-                    i += 1
-                    switch bytes[i] {
-                    case UInt8(ascii: "n"): out.append(10)
-                    case UInt8(ascii: "t"): out.append(9)
-                    case UInt8(ascii: "u"):
-                        let hex = String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self)
-                        out += Array(String(Character(Unicode.Scalar(UInt32(hex, radix: 16)!)!)).utf8)
-                        i += 4
-                    default: out.append(bytes[i])
-                    }
-                } else {
-                    out.append(bytes[i])
-                }
-                i += 1
-            }
-            i += 1
-            return .string(String(decoding: out, as: UTF8.self))
-        default:
-            let start = i
-            while i < bytes.count, !",]} \n\t\r".utf8.contains(bytes[i]) { i += 1 }
-            let word = String(decoding: bytes[start..<i], as: UTF8.self)
-            switch word {
-            case "true": return .bool(true)
-            case "false": return .bool(false)
-            case "null": return .null
-            default:
-                if let n = Int64(word) { return .integer(n) }
-                if let d = Double(word) { return .double(d) }
-                throw Failure(message: "bad literal \(word)")
-            }
-        }
     }
 }
 

@@ -14,7 +14,7 @@ struct StoreVerifyTests {
     func filledStore() throws -> Store {
         let store = try Store.open(at: try temporaryDirectory().appendingPathComponent("V.sqlite").path, model: model)
         let json = #"{"name": "Acme", "members": [{"_entity": "Employee", "name": "Ann", "email": "ann@x", "employeeNumber": 1, "badge": {"code": "B1"}}, {"_entity": "Person", "name": "Bo", "email": "bo@x"}], "projects": [{"title": "P"}]}"#
-        guard case .object(let fields) = try JSONSerializationInput.parse(json) else { throw StoreError(.invalidInput, "fixture") }
+        guard case .object(let fields) = try JSONReader.parse(json) else { throw StoreError(.invalidInput, "fixture") }
         try store.insert([InputRecord(fields: fields)], into: "Organization")
         return store
     }
@@ -77,23 +77,5 @@ struct StoreVerifyTests {
         #expect(reopened.warnings.contains { $0.contains("NULL") })
         #expect(try reopened.count(ObjectFetchRequest(entity: "Party")) == 3)
         #expect(try reopened.verify().map(\.kind) == [.metadata])
-    }
-}
-
-/// Parses JSON fixture text into an ``InputValue`` (the CLI's reader lives in a higher layer).
-enum JSONSerializationInput {
-    static func parse(_ text: String) throws -> InputValue {
-        convert(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
-    }
-
-    private static func convert(_ value: Any) -> InputValue {
-        switch value {
-        case let dictionary as [String: Any]: .object(dictionary.keys.sorted().map { ($0, convert(dictionary[$0]!)) })
-        case let array as [Any]: .array(array.map(convert))
-        case let string as String: .string(string)
-        case let number as NSNumber:
-            number.doubleValue == number.doubleValue.rounded() ? .integer(number.int64Value) : .double(number.doubleValue)
-        default: .null
-        }
     }
 }

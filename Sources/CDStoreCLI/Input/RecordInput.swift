@@ -2,6 +2,14 @@ import CDStoreSQLite
 import Foundation
 
 /// Turns insert input — JSON, NDJSON, CSV or `KEY=VALUE` arguments — into records.
+///
+/// Files and standard input are read as a stream: ``reader(_:format:)`` gives a ``RecordSource`` that parses one
+/// record at a time from a ``ByteStream``, so a bulk insert holds one chunk of input, not the whole of it.
+///
+/// ```swift
+/// var source = RecordInput.reader(try ByteStream(path: "people.ndjson"), format: .ndjson)
+/// while let record = try source.next() { … }
+/// ```
 public enum RecordInput {
     /// How the input text is laid out.
     public enum Format: String, Sendable {
@@ -14,10 +22,14 @@ public enum RecordInput {
     }
 
     /// An input error, with where it is.
-    public struct InputError: Error, CustomStringConvertible {
+    public struct InputError: SkippableRecordError {
         public var message: String
         public var line: Int?
         public var record: Int?
+        /// Whether only this record is spoilt (a malformed NDJSON line, a CSV row with the wrong number of
+        /// fields, a value that is not an object), so that reading can go on with the next one.
+        public var isSkippable = false
+
         public var description: String {
             // The same form as StoreError's: `record 2 (line 3): …`.
             let place: String? = if let record {
@@ -39,61 +51,24 @@ public enum RecordInput {
         }
     }
 
-    /// Parses `text` laid out as `format`.
-    public static func records(from text: String, format: Format) throws -> [InputRecord] {
+    /// A reader of the records in `stream`, laid out as `format`, that parses them one at a time.
+    ///
+    /// Errors are ``InputError``s (``ByteStream/ReadError`` if the input cannot be read); those with
+    /// ``InputError/isSkippable`` spoil one record only.
+    public static func reader(_ stream: ByteStream, format: Format) -> any RecordSource {
         switch format {
-        case .json:
-            let parsed: [(InputValue, Int)]
-            do {
-                parsed = try JSONReader.records(text)
-            } catch let error as JSONReader.SyntaxError {
-                throw InputError(message: error.description)
-            }
-            return try parsed.enumerated().map { index, item in
-                try record(item.0, line: item.1, number: index + 1)
-            }
-        case .ndjson:
-            var records: [InputRecord] = []
-            // Split on the byte: "\r\n" is one Character, so splitting the String on "\n" would not split CRLF lines.
-            for (offset, lineBytes) in text.utf8.split(separator: 10, omittingEmptySubsequences: false).enumerated() {
-                // The JSON reader skips surrounding white space itself; Foundation's trimming is slow on big inputs.
-                if lineBytes.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-                let value: InputValue
-                do {
-                    value = try JSONReader.parse(String(Substring(lineBytes)))
-                } catch let error as JSONReader.SyntaxError {
-                    throw InputError(message: "malformed JSON at column \(error.column): \(error.message)",
-                                     line: offset + 1, record: records.count + 1)
-                }
-                records.append(try record(value, line: offset + 1, number: records.count + 1))
-            }
-            return records
-        case .csv:
-            let rows: [(fields: [CSVReader.Field], line: Int)]
-            do {
-                rows = try CSVReader.rows(text)
-            } catch let error as CSVReader.SyntaxError {
-                throw InputError(message: "malformed CSV: " + error.message, line: error.line)
-            }
-            guard let header = rows.first else { return [] }
-            let names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
-            if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-                throw InputError(message: "the header names '\(duplicate)' twice", line: header.line)
-            }
-            return try rows.dropFirst().enumerated().map { index, row in
-                guard row.fields.count == names.count else {
-                    throw InputError(message: "malformed CSV: \(row.fields.count) fields, but the header has \(names.count)",
-                                     line: row.line, record: index + 1)
-                }
-                var fields: [(String, InputValue)] = []
-                // An empty field is an explicit NULL (not "use the default"), so a NULL exported as CSV reads back
-                // as NULL; leave the column out to get the model's default.
-                for (name, field) in zip(names, row.fields) {
-                    fields.append((name, field.quoted || !field.text.isEmpty ? .string(field.text) : .null))
-                }
-                return InputRecord(fields: fields, line: row.line)
-            }
+        case .json: JSONRecordReader(stream)
+        case .ndjson: NDJSONRecordReader(stream)
+        case .csv: CSVRecordReader(stream)
         }
+    }
+
+    /// Parses `text` laid out as `format`; the first error of any kind stops it.
+    public static func records(from text: String, format: Format) throws -> [InputRecord] {
+        var source = reader(ByteStream(text), format: format)
+        var records: [InputRecord] = []
+        while let record = try source.next() { records.append(record) }
+        return records
     }
 
     /// Records from `KEY=VALUE` arguments: one record.
@@ -108,17 +83,20 @@ public enum RecordInput {
         return InputRecord(fields: fields)
     }
 
-    private static func record(_ value: InputValue, line: Int, number: Int) throws -> InputRecord {
-        guard case .object(let fields) = value else {
-            throw InputError(message: "expected a JSON object, got \(value.summary)", line: line, record: number)
+    /// The record a JSON value makes: an object, whose `"_entity"` member (a string) names the entity.
+    static func record(_ value: InputValue, line: Int, number: Int) throws -> InputRecord {
+        guard case .object(var fields) = value else {
+            throw InputError(message: "expected a JSON object, got \(value.summary)", line: line, record: number,
+                             isSkippable: true)
         }
-        var entityName: String?
-        if let entity = fields.first(where: { $0.0 == "_entity" }) {
-            guard case .string(let name) = entity.1 else {
-                throw InputError(message: "\"_entity\" must be a string", line: line, record: number)
-            }
-            entityName = name
+        // Most records have no "_entity": look before filtering, so they are not copied.
+        guard let index = fields.firstIndex(where: { $0.0 == "_entity" }) else {
+            return InputRecord(fields: fields, line: line)
         }
-        return InputRecord(fields: fields.filter { $0.0 != "_entity" }, line: line, entityName: entityName)
+        guard case .string(let name) = fields[index].1 else {
+            throw InputError(message: "\"_entity\" must be a string", line: line, record: number, isSkippable: true)
+        }
+        fields.removeAll { $0.0 == "_entity" }
+        return InputRecord(fields: fields, line: line, entityName: name)
     }
 }

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// JSON tree → model. Each object is read through an ``ObjectReader`` that knows its allowed keys, so a

@@ -3,7 +3,7 @@ import Foundation
 /// Model → JSON tree. Every key whose value is the default is left out (see `Schemas/README.md`), so a
 /// written file holds only what differs from a fresh entity, attribute or relationship.
 extension JSONModelCodec {
-    static func tree(of model: ManagedObjectModel) -> JSONValue {
+    static func tree(of model: ManagedObjectModel) -> JSONOutputValue {
         var top = Members()
         top["format"] = .string(formatName)
         top["formatVersion"] = .int(formatVersion)
@@ -13,7 +13,7 @@ extension JSONModelCodec {
         top.array("configurations", model.configurations.map { configuration in
             var members = Members()
             members["name"] = .string(configuration.name)
-            members["entities"] = .array(configuration.entities.map(JSONValue.string))
+            members["entities"] = .array(configuration.entities.map(JSONOutputValue.string))
             members.flag("usedWithCloudKit", configuration.usedWithCloudKit)
             return members.value
         })
@@ -21,7 +21,7 @@ extension JSONModelCodec {
         return top.value
     }
 
-    private static func tree(of entity: Entity) -> JSONValue {
+    private static func tree(of entity: Entity) -> JSONOutputValue {
         var members = Members()
         members["name"] = .string(entity.name)
         members.text("parent", entity.parentName)
@@ -43,13 +43,13 @@ extension JSONModelCodec {
             fetched.map("userInfo", property.userInfo)
             return fetched.value
         })
-        members.array("uniquenessConstraints", entity.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })
+        members.array("uniquenessConstraints", entity.uniquenessConstraints.map { .array($0.map(JSONOutputValue.string)) })
         members.array("fetchIndexes", entity.fetchIndexes.map(tree(of:)))
-        members.array("compoundIndexes", entity.compoundIndexes.map { .array($0.map(JSONValue.string)) })
+        members.array("compoundIndexes", entity.compoundIndexes.map { .array($0.map(JSONOutputValue.string)) })
         return members.value
     }
 
-    private static func tree(of attribute: Attribute) -> JSONValue {
+    private static func tree(of attribute: Attribute) -> JSONOutputValue {
         var members = Members()
         members["name"] = .string(attribute.name)
         members["type"] = .string(attribute.type.rawValue)
@@ -82,7 +82,7 @@ extension JSONModelCodec {
         return members.value
     }
 
-    private static func tree(of relationship: Relationship) -> JSONValue {
+    private static func tree(of relationship: Relationship) -> JSONOutputValue {
         var members = Members()
         members["name"] = .string(relationship.name)
         members["destination"] = .string(relationship.destination)
@@ -90,7 +90,7 @@ extension JSONModelCodec {
         // The inverse normally lives on the destination; only an unusual inverse entity is written, and
         // `null` says "none" where the default would be the destination.
         if relationship.inverseEntity != defaultInverseEntity(relationship.inverseName, relationship.destination) {
-            members["inverseEntity"] = relationship.inverseEntity.map(JSONValue.string) ?? .null
+            members["inverseEntity"] = relationship.inverseEntity.map(JSONOutputValue.string) ?? .null
         }
         members.flag("toMany", relationship.isToMany)
         members.flag("ordered", relationship.isOrdered)
@@ -108,7 +108,7 @@ extension JSONModelCodec {
         return members.value
     }
 
-    private static func tree(of request: FetchRequestTemplate) -> JSONValue {
+    private static func tree(of request: FetchRequestTemplate) -> JSONOutputValue {
         var members = Members()
         members["name"] = .string(request.name)
         members["entity"] = .string(request.entity)
@@ -117,7 +117,7 @@ extension JSONModelCodec {
         return members.value
     }
 
-    private static func tree(of index: FetchIndex) -> JSONValue {
+    private static func tree(of index: FetchIndex) -> JSONOutputValue {
         var members = Members()
         members["name"] = .string(index.name)
         members["elements"] = .array(index.elements.map { element in
@@ -144,11 +144,11 @@ extension JSONModelCodec {
 
 /// The members of a JSON object being written, with helpers that leave out default values.
 private struct Members {
-    private var storage: [String: JSONValue] = [:]
+    private var storage: [String: JSONOutputValue] = [:]
 
-    var value: JSONValue { .object(storage) }
+    var value: JSONOutputValue { .object(storage) }
 
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONOutputValue? {
         get { storage[key] }
         set { storage[key] = newValue }
     }
@@ -170,14 +170,38 @@ private struct Members {
     }
 
     mutating func strings(_ key: String, _ values: [String]) {
-        if !values.isEmpty { storage[key] = .array(values.map(JSONValue.string)) }
+        if !values.isEmpty { storage[key] = .array(values.map(JSONOutputValue.string)) }
     }
 
-    mutating func array(_ key: String, _ values: [JSONValue]) {
+    mutating func array(_ key: String, _ values: [JSONOutputValue]) {
         if !values.isEmpty { storage[key] = .array(values) }
     }
 
     mutating func map(_ key: String, _ values: [String: String]) {
-        if !values.isEmpty { storage[key] = .object(values.mapValues(JSONValue.string)) }
+        if !values.isEmpty { storage[key] = .object(values.mapValues(JSONOutputValue.string)) }
+    }
+}
+
+/// A JSON value to write; encoded with `JSONEncoder` so output formatting is Foundation's.
+enum JSONOutputValue: Encodable, Equatable {
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONOutputValue])
+    case object([String: JSONOutputValue])
+    case null
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
     }
 }

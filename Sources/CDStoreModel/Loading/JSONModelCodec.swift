@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// Reads and writes cdstore's JSON model, a human-editable model file documented key by key in
@@ -45,8 +46,12 @@ public enum JSONModelCodec {
         let name = file.relativePath
         let root: JSONNode
         do {
-            root = try JSONParser.parse(data)
-        } catch {
+            // The project's one JSON reader, in the mode for hand-edited files: duplicate keys are refused and
+            // trailing commas named; every node keeps its line and column and numbers their text.
+            var reader = JSONReader(ByteStream(bytes: Array(data), chunkSize: max(data.count, 16)), options: .strict)
+            root = try reader.readNode()
+            try reader.expectEnd()
+        } catch let error as JSONSyntaxError {
             throw ModelError(.malformedJSON, "not valid JSON: \(error.message)", file: name, line: error.line,
                              column: error.column)
         }
