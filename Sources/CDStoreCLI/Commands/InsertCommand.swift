@@ -105,31 +105,25 @@ struct InsertCommand: ParsableCommand {
         return mapping.isEmpty ? nil : mapping
     }
 
-    /// The records to insert, read as they are consumed.
+    /// The records to insert, read as they are consumed: files and standard input in bounded chunks.
     private func recordSource() throws -> any RecordSource {
-        SequenceRecordSource(try readRecords())
-    }
-
-    private func readRecords() throws -> [InputRecord] {
-        if !assignments.isEmpty { return [try RecordInput.record(fromAssignments: assignments)] }
-        let text: String
+        if !assignments.isEmpty {
+            return SequenceRecordSource([try RecordInput.record(fromAssignments: assignments)])
+        }
         var format: RecordInput.Format = csv ? .csv : newlineDelimited ? .ndjson : .json
+        let stream: ByteStream
         if let json {
-            text = json
+            stream = ByteStream(json)
         } else if let file {
-            guard let data = FileManager.default.contents(atPath: file) else { throw CLIError.input("cannot read \(file)") }
-            guard let decoded = String(data: data, encoding: .utf8) else { throw CLIError.input("\(file) is not UTF-8 text") }
-            text = decoded
+            stream = try ByteStream(path: file)
             if !csv && !newlineDelimited, let guessed = RecordInput.format(forFile: file) { format = guessed }
         } else {
             if isatty(STDIN_FILENO) != 0 {
                 throw CLIError.usage("no records: give KEY=VALUE arguments, --json, --file, or pipe them in")
             }
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard let decoded = String(data: data, encoding: .utf8) else { throw CLIError.input("standard input is not UTF-8 text") }
-            text = decoded
+            stream = ByteStream.standardInput()
         }
-        return try RecordInput.records(from: text, format: format)
+        return RecordInput.reader(stream, format: format)
     }
 }
 

@@ -65,17 +65,16 @@ struct SeedCommand: ParsableCommand {
         }
     }
 
-    /// Loads one data file and says what it added.
+    /// Loads one data file, streaming it, and says what it added.
     private func load(_ file: String, into store: Store) throws -> String {
-        guard let bytes = FileManager.default.contents(atPath: file) else { throw CLIError.input("cannot read \(file)") }
-        let text = String(decoding: bytes, as: UTF8.self)
         let url = URL(fileURLWithPath: file)
         let stem = url.deletingPathExtension().lastPathComponent
         let format = RecordInput.format(forFile: file)
+        let stream = try ByteStream(path: file)
         if let entity = store.model.entity(named: stem), let format {
             do {
-                let records = try RecordInput.records(from: text, format: format)
-                let count = try store.insert(records, into: entity.name)
+                var source = RecordInput.reader(stream, format: format)
+                let count = try store.insert(from: &source, into: entity.name).inserted
                 return "\(file): \(count) \(entity.name) \(count == 1 ? "object" : "objects")"
             } catch let error as RecordInput.InputError {
                 throw CLIError.input("\(file): \(error.description)")
@@ -87,10 +86,13 @@ struct SeedCommand: ParsableCommand {
             throw CLIError.input("\(file): not named after an entity of the model (\(stem)), and not a .json graph document")
         }
         do {
-            let count = try store.importGraph(try GraphDocumentReader.read(text))
+            var source = try GraphInput.reader(stream)
+            let count = try store.importGraph(from: &source)
             return "\(file): \(count) \(count == 1 ? "object" : "objects")"
         } catch let error as StoreError {
             throw CLIError.input("\(file): \(error.description)")
+        } catch let error as CLIError {
+            throw CLIError(status: error.status, message: "\(file): \(error.message)")
         }
     }
 }
