@@ -19,7 +19,8 @@ struct GraphInserter {
     /// What the record being inserted touched, until ``keepTouched()`` or ``forgetTouched()``.
     private var pendingTouched: Set<ObjectRef> = []
     private var plans: [String: EntityWritePlan] = [:]
-    private var statements: [String: RawStatement] = [:]
+    /// The plan used last: records of one input are mostly of one entity.
+    private var lastPlan: EntityWritePlan?
 
     init(store: Store, db: Database, options: InsertOptions) {
         self.store = store
@@ -33,10 +34,15 @@ struct GraphInserter {
 
     /// The write plan of `entity`, built on first use.
     mutating func plan(for entity: Entity) throws -> EntityWritePlan {
-        if let plan = plans[entity.name] { return plan }
+        if let last = lastPlan, last.entity.name == entity.name { return last }
+        if let plan = plans[entity.name] {
+            lastPlan = plan
+            return plan
+        }
         let plan = try EntityWritePlan(entity: entity, store: store, options: options)
         plans[entity.name] = plan
-        statements[entity.name] = try RawStatement(plan.insertSQL, db: db)
+        plan.insertStatement = try RawStatement(plan.insertSQL, db: db)
+        lastPlan = plan
         return plan
     }
 
@@ -105,7 +111,7 @@ struct GraphInserter {
             if plan.mayMerge { try plan.validateMissing(row, sorted) }
             object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
                                entityNumber: plan.layout.number)
-            let statement = statements[entity.name]!
+            let statement = plan.insertStatement!
             statement.bind(object.pk, at: 1)
             statement.bind(Int64(object.entityNumber), at: 2)
             statement.bind(1, at: 3)
@@ -120,7 +126,7 @@ struct GraphInserter {
                     statement.bind(target.pk, at: direct.parameter)
                     if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: direct.parameter + 1) }
                     // The target's to-many changed (Core Data bumps its Z_OPT when it existed before).
-                    touch([target])
+                    touch(target)
                 }
                 return true
             }
@@ -132,7 +138,7 @@ struct GraphInserter {
             }
             row.removeAll()
         }
-        touch([object])
+        touch(object)
         do {
             for (edge, target) in toOneTargets {
                 touch(try storage.setToOne(edge, of: object, to: target, db: db))
@@ -144,7 +150,7 @@ struct GraphInserter {
             for (edge, children) in adopted {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
                 try storage.adopt(children, to: edge, of: object, db: db)
-                touch([object])
+                touch(object)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
@@ -155,7 +161,11 @@ struct GraphInserter {
 
     /// Records `objects` as changed by this transaction, unless it created them.
     private mutating func touch(_ objects: some Sequence<ObjectRef>) {
-        for object in objects where !allocator.isNew(object) { pendingTouched.insert(object) }
+        for object in objects { touch(object) }
+    }
+
+    private mutating func touch(_ object: ObjectRef) {
+        if !allocator.isNew(object) { pendingTouched.insert(object) }
     }
 
     /// The record just inserted is stored: what it touched counts.

@@ -79,6 +79,8 @@ final class EntityWritePlan {
     let propertyNames: [String]
     let directToOnes: [String: DirectToOne]
     let insertSQL: String
+    /// ``insertSQL`` prepared on the connection of the write that uses this plan.
+    var insertStatement: RawStatement?
     let mergeKeys: [MergeKey]
     /// The JSON mapping of this entity, when one is in use.
     let mapping: JSONMapping.EntityMapping?

@@ -117,40 +117,46 @@ extension Store {
 /// each inheritance tree whose key is at least the first one handed out (``isNew(_:)``).
 struct PrimaryKeyAllocator {
     /// The next key to hand out, per root entity number.
-    private(set) var next: [Int: Int64] = [:]
+    var next: [Int: Int64] { Dictionary(uniqueKeysWithValues: state.indices.compactMap { root in state[root].map { (root, $0.next) } }) }
     /// The first key handed out by this allocator, per root entity number.
-    private(set) var first: [Int: Int64] = [:]
-    /// The root entity number of each entity number.
-    private let roots: [Int: Int]
+    var first: [Int: Int64] { Dictionary(uniqueKeysWithValues: state.indices.compactMap { root in state[root].map { (root, $0.first) } }) }
+    /// The root entity number of each entity number (entity numbers are small: arrays beat hashing per record).
+    private let roots: [Int]
+    private var state: [(first: Int64, next: Int64)?]
 
     init(layout: StoreLayout) {
-        var roots: [Int: Int] = [:]
+        let size = (layout.entities.map(\.number).max() ?? 0) + 1
+        var roots = Array(0..<size)
         for entity in layout.entities { roots[entity.number] = layout.entity(named: entity.rootName)?.number ?? entity.number }
         self.roots = roots
+        state = Array(repeating: nil, count: size)
     }
 
     mutating func next(for entity: EntityLayout, layout: StoreLayout, db: Database) throws -> Int64 {
-        let root = roots[entity.number] ?? entity.number
-        if next[root] == nil {
-            let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
-            // Z_MAX can lag behind rows written by other tools; never hand out a key that exists.
-            let existing = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(entity.table)") ?? 0
-            next[root] = Swift.max(max, existing) + 1
-            first[root] = next[root]
+        let root = entity.number < roots.count ? roots[entity.number] : entity.number
+        if root >= state.count { state += Array(repeating: nil, count: root + 1 - state.count) }
+        if let current = state[root] {
+            state[root] = (current.first, current.next + 1)
+            return current.next
         }
-        defer { next[root]! += 1 }
-        return next[root]!
+        let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        // Z_MAX can lag behind rows written by other tools; never hand out a key that exists.
+        let existing = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(entity.table)") ?? 0
+        let key = Swift.max(max, existing) + 1
+        state[root] = (key, key + 1)
+        return key
     }
 
     /// Whether this allocator handed out the key of `object`.
     func isNew(_ object: ObjectRef) -> Bool {
-        guard let root = roots[object.entityNumber], let first = first[root] else { return false }
-        return object.pk >= first
+        guard object.entityNumber < roots.count, let current = state[roots[object.entityNumber]] else { return false }
+        return object.pk >= current.first
     }
 
     func save(_ db: Database) throws {
-        for (root, value) in next {
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [value - 1, root])
+        for (root, current) in state.enumerated() {
+            guard let current else { continue }
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [current.next - 1, root])
         }
     }
 }
