@@ -181,9 +181,10 @@ export CDSTORE_MODEL=$people_model
 # _id is the object's URI as cdstore prints it, from the store's UUID and Z_PK.
 uri="'x-coredata://$(sqlite3 "$store" "SELECT Z_UUID FROM Z_METADATA")/Person/p' || Z_PK"
 iso="strftime('%Y-%m-%dT%H:%M:%fZ', ZJOINED + 978307200, 'unixepoch')"
-columns="$uri AS _id, ZACTIVE AS active, ZAGE AS age, ZID AS id, $iso AS joined, ZNAME AS name, ZSALARY AS salary"
+rest="ZAGE AS age, ZID AS id, $iso AS joined, ZNAME AS name, ZSALARY AS salary"
+columns="$uri AS _id, ZACTIVE AS active, $rest"
 # CSV: booleans as true/false, as cdstore writes them (JSON keeps 0/1: -json cannot print a bare true).
-csv_columns=${columns/ZACTIVE AS active/CASE WHEN ZACTIVE THEN 'true' ELSE 'false' END AS active}
+csv_columns="$uri AS _id, CASE WHEN ZACTIVE THEN 'true' ELSE 'false' END AS active, $rest"
 json_object="json_object('_id', $uri, 'active', json(CASE WHEN ZACTIVE THEN 'true' ELSE 'false' END), 'age', ZAGE,
   'id', ZID, 'joined', $iso, 'name', ZNAME, 'salary', ZSALARY)"
 # count: LIKE 'A%' is what SQLite users write for a prefix (it matches case-insensitively; every name here
