@@ -14,15 +14,15 @@
 # writes it to bench/RESULTS.md (RESULTS=PATH writes it elsewhere). A cdstore command that fails gets
 # `failed` in its cells; the script goes on.
 set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: Scripts/bench.sh CDSTORE_BINARY   (ROWS=, RUNS=, STARTUP_RUNS=, RESULTS=)" >&2; exit 2; }
+cdstore=$(realpath "$1")   # before the cd: a path relative to where the script was started
+[ -x "$cdstore" ] || { echo "bench: $1 is not an executable" >&2; exit 2; }
+results=$(realpath -m "${RESULTS:-$(dirname "$0")/../bench/RESULTS.md}")
 cd "$(dirname "$0")/.."
 repo=$PWD
-[ $# -ge 1 ] || { echo "usage: Scripts/bench.sh CDSTORE_BINARY   (ROWS=, RUNS=, STARTUP_RUNS=, RESULTS=)" >&2; exit 2; }
-cdstore=$(realpath "$1")
-[ -x "$cdstore" ] || { echo "bench: $1 is not an executable" >&2; exit 2; }
 rows=${ROWS:-${BENCH_ROWS:-1000000}}
 runs=${RUNS:-3}
 startup_runs=${STARTUP_RUNS:-10}
-results=${RESULTS:-bench/RESULTS.md}
 departments=$(( rows / 10 ))
 [ "$departments" -ge 1 ] || departments=1
 generator=../shared/bench/gen_people.py
