@@ -37,6 +37,9 @@ elif python3 -m sqlite_utils --version >/dev/null 2>&1; then sqlite_utils=(pytho
 else have_sqlite_utils=0; sqlite_utils=(false); echo "bench: sqlite-utils not found; its rows are left out (make bench pip-installs it)" >&2
 fi
 unset CDSTORE_MODEL CDSTORE_STORE
+# The commit being measured, read now: the report is written long after.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cdstore-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -265,8 +268,6 @@ for ((run = 1; run <= startup_runs; run++)); do
 done
 
 # --- report -------------------------------------------------------------------------------------------------
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
 cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 su_version=$([ "$have_sqlite_utils" = 1 ] && "${sqlite_utils[@]}" --version | awk '{print $NF}' || echo "not installed")
 report=$work/report.md
