@@ -6,7 +6,7 @@
 #   make test      set up, build and run every test (what CI runs)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make install   install the release binary into $(PREFIX)/bin (PREFIX defaults to /usr/local)
-#   make bench     benchmarks (figures in the README)
+#   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
 #   make clean     remove build products
@@ -14,6 +14,9 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev
+BENCH_PACKAGES := sqlite3 time
+ROWS ?= 1000000
+RUNS ?= 3
 
 .PHONY: setup build release test demo install bench fidelity lint clean
 
@@ -44,7 +47,16 @@ install: release
 	install -m 755 .build/release/cdstore $(PREFIX)/bin/cdstore
 
 bench: release
-	@Scripts/bench.sh .build/release/cdstore
+	@missing=""; \
+	for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -q && $$sudo apt-get install -y -q $$missing; \
+	fi
+	@command -v sqlite-utils >/dev/null 2>&1 || python3 -m sqlite_utils --version >/dev/null 2>&1 || \
+	  { echo "installing sqlite-utils (pip)"; python3 -m pip install --quiet sqlite-utils; }
+	@ROWS=$(ROWS) RUNS=$(RUNS) Scripts/bench.sh .build/release/cdstore
 
 fidelity: build
 	python3 ../shared/checks/fidelity.py .build/debug/cdstore -v
