@@ -19,6 +19,8 @@ struct GraphInserter {
     /// What the record being inserted touched, until ``keepTouched()`` or ``forgetTouched()``.
     private var pendingTouched: Set<ObjectRef> = []
     private var plans: [String: EntityWritePlan] = [:]
+    /// Rows of nested objects waiting for their parent's key (see ``insert(_:as:entityName:adoptedBy:)``).
+    var deferred: [PendingRow] = []
     /// The plan used last: records of one input are mostly of one entity.
     private var lastPlan: EntityWritePlan?
 
@@ -47,7 +49,12 @@ struct GraphInserter {
     }
 
     /// Inserts (or, with upsert, merges) one object from `fields`, with everything nested in it.
-    mutating func insert(_ fields: [(String, InputValue)], as requested: Entity, entityName: String?) throws -> ObjectRef {
+    ///
+    /// `adoptedBy` names the inverse to-one of a nested object whose parent is not written yet: when the object
+    /// needs nothing after its INSERT, the INSERT waits in ``deferred`` for the parent's key, so that it writes the
+    /// parent's foreign key itself instead of an UPDATE writing it afterwards.
+    mutating func insert(_ fields: [(String, InputValue)], as requested: Entity, entityName: String?,
+                         adoptedBy: String? = nil) throws -> ObjectRef {
         let entity = try concreteEntity(requested, named: entityName ?? stringField(fields, "_entity"))
         let plan = try plan(for: entity)
         let sorted = try plan.sort(fields, model: model)
@@ -55,8 +62,9 @@ struct GraphInserter {
         // Related objects first: nested inserts and references resolve to rows before this one is written.
         var toOneTargets: [(RelationshipStorage.Edge, ObjectRef?)] = []
         var toManyTargets: [(RelationshipStorage.Edge, [ObjectRef])] = []
-        // Nested new objects of a to-many kept by their inverse's foreign key: they get it in one UPDATE.
-        var adopted: [(RelationshipStorage.Edge, [ObjectRef])] = []
+        // Nested new objects of a to-many kept by their inverse's foreign key: written once this object's key is
+        // known (`waiting`), or given it in one UPDATE.
+        var adopted: [(edge: RelationshipStorage.Edge, written: [ObjectRef], waiting: [PendingRow])] = []
         for (relationship, value) in sorted.relationships {
             let edge = try storage.edge(relationship.name, of: entity.name)
             if relationship.isToMany {
@@ -73,19 +81,26 @@ struct GraphInserter {
                 }
                 var targets: [ObjectRef] = []
                 var children: [ObjectRef] = []
+                let outer = deferred
+                deferred = []
                 for item in items {
                     if let inverseName, case .object(let nested) = item,
                        !nested.contains(where: { $0.0 == "_ref" || $0.0 == inverseName }) {
-                        children.append(try insert(nested, as: model.entity(named: relationship.destination)!, entityName: nil))
+                        children.append(try insert(nested, as: model.entity(named: relationship.destination)!, entityName: nil,
+                                                   adoptedBy: inverseName))
                     } else {
                         targets.append(try resolve(item, edge: edge))
                     }
                 }
+                let waiting = deferred
+                deferred = outer
                 // Nested objects come first in the relationship, as they come first in the input only when the
                 // input has no references; mixing both keeps the general path.
                 if !children.isEmpty && targets.isEmpty {
-                    adopted.append((edge, children))
+                    let written = Set(waiting.map(\.object))
+                    adopted.append((edge, children.filter { !written.contains($0) }, waiting))
                 } else {
+                    try waiting.forEach { try write($0) }
                     toManyTargets.append((edge, children + targets))
                 }
             } else {
@@ -111,31 +126,20 @@ struct GraphInserter {
             if plan.mayMerge { try plan.validateMissing(row, sorted) }
             object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
                                entityNumber: plan.layout.number)
-            let statement = plan.insertStatement!
-            statement.bind(object.pk, at: 1)
-            statement.bind(Int64(object.entityNumber), at: 2)
-            statement.bind(1, at: 3)
-            for (index, value) in row.enumerated() { statement.bind(value, at: Int32(index + 4)) }
-            for direct in plan.directToOnes.values {
-                statement.bind(.null, at: direct.parameter)
-                if direct.hasEntityColumn { statement.bind(.null, at: direct.parameter + 1) }
-            }
+            var pending = PendingRow(plan: plan, object: object, row: row, inputs: sorted)
             toOneTargets.removeAll { edge, target in
                 guard let direct = plan.directToOnes[edge.relationship.name] else { return false }
-                if let target {
-                    statement.bind(target.pk, at: direct.parameter)
-                    if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: direct.parameter + 1) }
-                    // The target's to-many changed (Core Data bumps its Z_OPT when it existed before).
-                    touch(target)
-                }
+                if let target { pending.toOnes.append((direct, target)) }
                 return true
             }
-            do {
-                try statement.execute()
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
-                                             values: sorted.attributeInputs(plan))
+            if let adoptedBy, let slot = plan.directToOnes[adoptedBy], toOneTargets.isEmpty, toManyTargets.isEmpty,
+               adopted.isEmpty, plan.mergeKeys.allSatisfy({ !$0.merges }) {
+                try checkAgainstDeferred(pending)
+                pending.parentSlot = slot
+                deferred.append(pending)
+                return object
             }
+            try write(pending)
             row.removeAll()
         }
         touch(object)
@@ -147,9 +151,13 @@ struct GraphInserter {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
                 touch(try storage.add(targets, to: edge, of: object, db: db))
             }
-            for (edge, children) in adopted {
+            for (edge, written, waiting) in adopted {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
-                try storage.adopt(children, to: edge, of: object, db: db)
+                for var child in waiting {
+                    child.toOnes.append((child.parentSlot!, object))
+                    try write(child)
+                }
+                try storage.adopt(written, to: edge, of: object, db: db)
                 touch(object)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -164,7 +172,7 @@ struct GraphInserter {
         for object in objects { touch(object) }
     }
 
-    private mutating func touch(_ object: ObjectRef) {
+    mutating func touch(_ object: ObjectRef) {
         if !allocator.isNew(object) { pendingTouched.insert(object) }
     }
 

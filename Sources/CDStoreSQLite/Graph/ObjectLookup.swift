@@ -17,7 +17,8 @@ struct ObjectLookup {
               destinationLayout.subtreeNumbers.contains(layout.number) else {
             throw StoreError(.invalidInput, "\(id) is not a \(destination.name) object", entity: place.entity, property: place.property).aboutRelationship()
         }
-        guard let number = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(layout.table) WHERE Z_PK = ?", arguments: [id.primaryKey]),
+        guard let number = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(layout.table) WHERE Z_PK = ?"),
+                                            arguments: [id.primaryKey]),
               number == layout.number else {
             throw StoreError(.invalidInput, "no object \(id)", entity: place.entity, property: place.property).aboutRelationship()
         }
@@ -61,7 +62,9 @@ struct ObjectLookup {
             }
         }
         let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY Z_PK LIMIT \(limit)"
-        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
+        // Prepared once per shape: `_ref` lookups repeat the same criteria keys record after record.
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+            .map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
     }
 }
 
