@@ -24,9 +24,14 @@ struct ImportCommand: ParsableCommand {
                                  valueName: "file"))
     var file: String?
 
+    @Flag(name: .long, help: "No progress line (it is shown only on a terminal anyway).")
+    var quiet = false
+
     func run() throws {
         var source = try GraphInput.reader(try file.map { try ByteStream(path: $0) } ?? ByteStream.standardInput())
-        let count = try storeOptions.withStore { store in try store.importGraph(from: &source) }
+        let progress = Progress("importing", quiet: quiet)
+        defer { progress.finish() }
+        let count = try storeOptions.withStore { store in try store.importGraph(from: &source, progress: progress.update) }
         print("imported \(count) \(count == 1 ? "object" : "objects")")
     }
 }

@@ -36,8 +36,10 @@ extension Store {
     ///
     /// Records are read one at a time and their attributes written at once; only their relationship values are
     /// kept until every object exists, so memory grows with the relationships of the input, not its size.
+    /// `progress` is called every few thousand objects and once at the end.
     @discardableResult
-    public func importGraph(from source: inout some RecordSource) throws -> Int {
+    public func importGraph(from source: inout some RecordSource,
+                            progress: (@Sendable (InsertProgress) -> Void)? = nil) throws -> Int {
         try write { db in
             let storage = RelationshipStorage(model: model, layout: layout, storeUUID: metadata.uuid)
             var allocator = PrimaryKeyAllocator(layout: layout)
@@ -85,12 +87,16 @@ extension Store {
                         }
                         if let oldID { objects[oldID.description] = object }
                         count += 1
+                        if count % 4096 == 0 {
+                            progress?(InsertProgress(records: count, input: source.position, isFinished: false))
+                        }
                         if !values.relationships.isEmpty { created.append((object, entity, values.relationships, record.line)) }
                     }
                 } catch let error as StoreError {
                     throw error.at(record: index + 1, line: record.line)
                 }
             }
+            progress?(InsertProgress(records: count, input: source.position, isFinished: true))
             var touched: Set<ObjectRef> = []
             // To-ones first, then to-manys, so that each to-many's own order wins.
             for pass in [false, true] {
