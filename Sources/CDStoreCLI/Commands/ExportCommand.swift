@@ -53,8 +53,13 @@ struct ExportCommand: ParsableCommand {
                 let out = try output.map(TextOutput.file) ?? .standardOutput()
                 let writer = format.writer(columns: [], output: out)
                 for name in names {
+                    let request = ObjectFetchRequest(entity: name, includesSubentities: false)
+                    if RecordPrinter.streams && store.canStreamRecords(request) {
+                        try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: true, terminator: "\n"), to: out)
+                        continue
+                    }
                     let printer = RecordPrinter(store: store, entity: name, format: format, output: out, alwaysNameEntity: true)
-                    try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { writer.write(printer.record($0)) }
+                    try store.forEach(request) { writer.write(printer.record($0)) }
                 }
                 writer.finish()
                 out.close()
@@ -87,11 +92,17 @@ struct ExportCommand: ParsableCommand {
             out.write(i == 0 ? "\n" : ",\n")
             out.write(JSONText.quoted(name) + ": [")
             var count = 0
-            let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
-            try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { object in
-                out.write(count == 0 ? "\n  " : ",\n  ")
-                out.write(JSONText.encode(.dictionary(printer.record(object))))
-                count += 1
+            let request = ObjectFetchRequest(entity: name, includesSubentities: false)
+            if RecordPrinter.streams && store.canStreamRecords(request) {
+                count = try store.writeRecords(request, style: RecordStyle(syntax: .json, first: "\n  ", separator: ",\n  "),
+                                               to: out)
+            } else {
+                let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
+                try store.forEach(request) { object in
+                    out.write(count == 0 ? "\n  " : ",\n  ")
+                    out.write(JSONText.encode(.dictionary(printer.record(object))))
+                    count += 1
+                }
             }
             out.write(count == 0 ? "]" : "\n]")
         }
