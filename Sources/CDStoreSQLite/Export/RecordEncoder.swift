@@ -50,19 +50,13 @@ struct RecordEncoder {
     let store: Store
 
     init(query: QueryBuilder, entityNumber: Int, style: RecordStyle, relationships: [String], store: Store) throws {
-        let (name, attributes) = query.attributesByEntity[entityNumber] ?? (query.entity.name, [])
+        let name = query.attributesByEntity[entityNumber]?.name ?? query.entity.name
         entityName = name
         self.store = store
         externalData = query.externalData
-        var positions: [String: Int32] = [:]
-        for (i, item) in query.selected.enumerated() where positions[item.attribute.name] == nil {
-            positions[item.attribute.name] = Int32(i + 2)
-        }
-        fields = attributes.compactMap { attribute in
-            positions[attribute.name].map {
-                Field(attribute: attribute, kind: Self.kind(of: attribute), column: $0,
-                      key: Array(("," + JSONText.quoted(attribute.name) + ":").utf8))
-            }
+        fields = (query.valueColumns[entityNumber] ?? []).map { attribute, position in
+            Field(attribute: attribute, kind: Self.kind(of: attribute), column: Int32(position),
+                  key: Array(("," + JSONText.quoted(attribute.name) + ":").utf8))
         }
         nameEntity = style.nameEntity
         let prefix = "x-coredata://\(store.metadata.uuid)/\(name)/p"
