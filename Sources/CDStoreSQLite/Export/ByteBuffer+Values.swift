@@ -4,7 +4,7 @@ import Foundation
 /// counterpart prints: the export tests compare both paths byte for byte.
 extension ByteBuffer {
     /// ``ValueText/number(_:)-(Double)``.
-    mutating func appendNumber(_ value: Double) {
+    func appendNumber(_ value: Double) {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15, !(value == 0 && value.sign == .minus) {
             appendInteger(Int64(value))
         } else {
@@ -13,7 +13,7 @@ extension ByteBuffer {
     }
 
     /// ``ValueText/iso8601(_:)``: `2024-05-01T12:30:00.000Z`.
-    mutating func appendISO8601(_ secondsSince2001: Double) {
+    func appendISO8601(_ secondsSince2001: Double) {
         guard secondsSince2001.isFinite, abs(secondsSince2001) < 1e14 else {
             append(ValueText.iso8601(secondsSince2001))
             return
@@ -26,13 +26,12 @@ extension ByteBuffer {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
         let (year, month, day) = CivilCalendar.date(days: days)
-        if year >= 0 && year <= 9999 {
-            appendPadded(year, width: 4)
-        } else {
-            append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            let magnitude = abs(year)
-            if magnitude >= 1_000_000 { appendDigits(UInt64(magnitude)) } else { appendPadded(magnitude, width: 6) }
+        guard year >= 0 && year <= 9999 else {
+            // Signed six-digit years are rare enough for the String path.
+            append(ValueText.iso8601(secondsSince2001))
+            return
         }
+        appendPadded(year, width: 4)
         append(UInt8(ascii: "-")); appendPadded(month, width: 2)
         append(UInt8(ascii: "-")); appendPadded(day, width: 2)
         append(UInt8(ascii: "T")); appendPadded(secondOfDay / 3600, width: 2)
@@ -43,7 +42,7 @@ extension ByteBuffer {
     }
 
     /// `UUID.uuidString`: upper-case hex in 8-4-4-4-12 groups.
-    mutating func appendUUID(_ bytes16: UnsafeRawBufferPointer) {
+    func appendUUID(_ bytes16: UnsafeRawBufferPointer) {
         for (i, byte) in bytes16.enumerated() {
             if i == 4 || i == 6 || i == 8 || i == 10 { append(UInt8(ascii: "-")) }
             append(Self.upperHex[Int(byte >> 4)])
@@ -55,7 +54,7 @@ extension ByteBuffer {
     private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// `Data.base64EncodedString()`: standard alphabet, padded, no line breaks.
-    mutating func appendBase64(_ data: UnsafeRawBufferPointer) {
+    func appendBase64(_ data: UnsafeRawBufferPointer) {
         let table = Self.base64Alphabet
         var i = 0
         let n = data.count
@@ -78,13 +77,13 @@ extension ByteBuffer {
 
     /// ``JSONText/quoted(_:)`` of valid UTF-8 text: escapes work byte by byte, since every byte that needs one is
     /// ASCII and never part of a multi-byte sequence.
-    mutating func appendJSONString(_ text: UnsafeBufferPointer<UInt8>) {
+    func appendJSONString(_ text: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         var runStart = 0
         for i in 0..<text.count {
             let byte = text[i]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<i])) }
+            if i > runStart { append(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
             runStart = i + 1
             append(UInt8(ascii: "\\"))
             switch byte {
@@ -100,7 +99,7 @@ extension ByteBuffer {
                 append(Self.lowerHex[Int(byte >> 4)]); append(Self.lowerHex[Int(byte & 0x0F)])
             }
         }
-        if text.count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...])) }
+        if text.count > runStart { append(UnsafeBufferPointer(rebasing: text[runStart...])) }
         append(UInt8(ascii: "\""))
     }
 
@@ -109,7 +108,7 @@ extension ByteBuffer {
     /// ``CSVText/field(_:)`` of valid UTF-8 text. Text with none of `,` `"` CR LF and no space at either end is
     /// written as it is; anything else goes through the `String` rule, whose Character-based checks (a CR LF
     /// pair, a comma with a combining mark) bytes alone cannot reproduce.
-    mutating func appendCSVField(_ text: UnsafeBufferPointer<UInt8>) {
+    func appendCSVField(_ text: UnsafeBufferPointer<UInt8>) {
         guard let first = text.first, let last = text.last else {
             append(UInt8(ascii: "\"")); append(UInt8(ascii: "\""))
             return
@@ -122,7 +121,7 @@ extension ByteBuffer {
             }
         }
         if plain {
-            bytes.append(contentsOf: text)
+            append(text)
         } else {
             append(CSVText.field(String(decoding: text, as: UTF8.self)))
         }

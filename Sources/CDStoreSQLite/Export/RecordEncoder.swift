@@ -17,13 +17,15 @@ struct RecordEncoder {
         case decoded
     }
 
+    /// Kept small and free of references: it is read for every value of every row.
     struct Field {
-        let attribute: Attribute
+        /// Index in ``attributes``.
+        let attribute: Int
         let kind: Kind
         /// Result column of the value (0 is `Z_PK`, 1 is `Z_ENT`).
         let column: Int32
-        /// `,"name":` (JSON).
-        let key: [UInt8]
+        /// Where `,"name":` (JSON) is in ``keys``.
+        let key: Range<Int>
     }
 
     /// One cell of a CSV line, or (JSON) nothing: JSON writes fields then relationships in order.
@@ -35,6 +37,9 @@ struct RecordEncoder {
 
     let entityName: String
     let fields: [Field]
+    let attributes: [Attribute]
+    /// Every field's `,"name":`, back to back.
+    let keys: [UInt8]
     let cells: [Cell]
     let isCSV: Bool
     let nameEntity: Bool
@@ -54,10 +59,16 @@ struct RecordEncoder {
         entityName = name
         self.store = store
         externalData = query.externalData
-        fields = (query.valueColumns[entityNumber] ?? []).map { attribute, position in
-            Field(attribute: attribute, kind: Self.kind(of: attribute), column: Int32(position),
-                  key: Array(("," + JSONText.quoted(attribute.name) + ":").utf8))
+        let columns = query.valueColumns[entityNumber] ?? []
+        attributes = columns.map(\.attribute)
+        var keys: [UInt8] = []
+        fields = columns.enumerated().map { index, column in
+            let start = keys.count
+            keys += Array(("," + JSONText.quoted(column.attribute.name) + ":").utf8)
+            return Field(attribute: index, kind: Self.kind(of: column.attribute), column: Int32(column.position),
+                         key: start..<keys.count)
         }
+        self.keys = keys
         nameEntity = style.nameEntity
         let prefix = "x-coredata://\(store.metadata.uuid)/\(name)/p"
         idIsPlain = CSVText.field(prefix + "1") == prefix + "1"
@@ -72,7 +83,7 @@ struct RecordEncoder {
             isCSV = true
             idOpen = Array(prefix.utf8)
             idClose = []
-            let fieldIndex = Dictionary(fields.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { a, _ in a })
+            let fieldIndex = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
             let relationshipIndex = Dictionary(relationships.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             cells = columns.map { column in
                 if column == "_id" { return .id }
@@ -111,14 +122,18 @@ struct RecordEncoder {
     }
 
     /// Writes a row's ID, entity and attribute values (JSON: without the closing brace).
-    func writeHead(_ statement: OpaquePointer, pk: Int64, to out: inout ByteBuffer) throws {
+    func writeHead(_ statement: OpaquePointer, pk: Int64, to out: ByteBuffer) throws {
         if !isCSV {
             out.append(idOpen)
             out.appendInteger(pk)
             out.append(idClose)
-            for field in fields {
-                out.append(field.key)
-                try writeValue(field, statement, json: true, to: &out)
+            try keys.withUnsafeBufferPointer { keys in
+                try fields.withUnsafeBufferPointer { fields in
+                    for field in fields {
+                        out.append(UnsafeBufferPointer(rebasing: keys[field.key]))
+                        try writeValue(field, statement, json: true, to: out)
+                    }
+                }
             }
             return
         }
@@ -134,14 +149,14 @@ struct RecordEncoder {
                 }
             case .entity: out.append(entityCell)
             case .empty, .relationship: break
-            case .field(let index): try writeValue(fields[index], statement, json: false, to: &out)
+            case .field(let index): try writeValue(fields[index], statement, json: false, to: out)
             }
         }
     }
 
     /// One attribute value, as ``AttributeCoding/objectValue(_:for:externalData:)`` and then ``JSONText`` or
     /// ``ValueText/plain(_:)`` would print it.
-    private func writeValue(_ field: Field, _ statement: OpaquePointer, json: Bool, to out: inout ByteBuffer) throws {
+    private func writeValue(_ field: Field, _ statement: OpaquePointer, json: Bool, to out: ByteBuffer) throws {
         let column = field.column
         switch sqlite3_column_type(statement, column) {
         case SQLITE_NULL:
@@ -152,30 +167,30 @@ struct RecordEncoder {
             case .boolean: out.append(i != 0 ? Self.true : Self.false)
             case .double, .decimal: out.appendNumber(Double(i))
             case .float: out.append(ValueText.number(Float(i)))
-            case .date: writeDate(Double(i), json: json, to: &out)
+            case .date: writeDate(Double(i), json: json, to: out)
             default: out.appendInteger(i)
             }
         case SQLITE_FLOAT:
             let d = sqlite3_column_double(statement, column)
             switch field.kind {
-            case .float: writeFloat(Float(d), json: json, to: &out)
-            case .date: writeDate(d, json: json, to: &out)
+            case .float: writeFloat(Float(d), json: json, to: out)
+            case .date: writeDate(d, json: json, to: out)
             case .integer where d == d.rounded() && abs(d) < 9.2e18: out.appendInteger(Int64(d))
             case .boolean: out.append(d != 0 ? Self.true : Self.false)
-            default: writeDouble(d, json: json, to: &out)
+            default: writeDouble(d, json: json, to: out)
             }
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(statement, column) else { return }
             let count = Int(sqlite3_column_bytes(statement, column))
-            try writeText(UnsafeBufferPointer(start: text, count: count), json: json, to: &out)
+            try writeText(UnsafeBufferPointer(start: text, count: count), json: json, to: out)
         default:
             let count = Int(sqlite3_column_bytes(statement, column))
             let blob = UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, column), count: count)
             switch field.kind {
             case .decoded:
-                let value = try AttributeCoding.objectValue(Data(blob).databaseValue, for: field.attribute,
+                let value = try AttributeCoding.objectValue(Data(blob).databaseValue, for: attributes[field.attribute],
                                                            externalData: externalData)
-                Self.writeObjectValue(value, json: json, to: &out)
+                Self.writeObjectValue(value, json: json, to: out)
             case .uuid where count == 16:
                 if json { out.append(UInt8(ascii: "\"")) }
                 out.appendUUID(blob)
@@ -189,20 +204,20 @@ struct RecordEncoder {
         }
     }
 
-    private func writeDate(_ seconds: Double, json: Bool, to out: inout ByteBuffer) {
+    private func writeDate(_ seconds: Double, json: Bool, to out: ByteBuffer) {
         if json { out.append(UInt8(ascii: "\"")) }
         out.appendISO8601(seconds)
         if json { out.append(UInt8(ascii: "\"")) }
     }
 
-    private func writeDouble(_ d: Double, json: Bool, to out: inout ByteBuffer) {
+    private func writeDouble(_ d: Double, json: Bool, to out: ByteBuffer) {
         let quoted = json && !d.isFinite
         if quoted { out.append(UInt8(ascii: "\"")) }
         out.appendNumber(d)
         if quoted { out.append(UInt8(ascii: "\"")) }
     }
 
-    private func writeFloat(_ f: Float, json: Bool, to out: inout ByteBuffer) {
+    private func writeFloat(_ f: Float, json: Bool, to out: ByteBuffer) {
         let quoted = json && !f.isFinite
         if quoted { out.append(UInt8(ascii: "\"")) }
         out.append(ValueText.number(f))
@@ -211,7 +226,7 @@ struct RecordEncoder {
 
     /// GRDB reads text with `String(cString:)`: it ends at the first NUL and repairs invalid UTF-8. ASCII
     /// text is copied as it is; other text goes through `String` so that repairs match.
-    private func writeText(_ raw: UnsafeBufferPointer<UInt8>, json: Bool, to out: inout ByteBuffer) throws {
+    private func writeText(_ raw: UnsafeBufferPointer<UInt8>, json: Bool, to out: ByteBuffer) throws {
         var union: UInt8 = 0
         var end = raw.count
         for i in 0..<raw.count {
@@ -229,7 +244,7 @@ struct RecordEncoder {
     }
 
     /// The general path's printing of one value: JSON text, or a CSV field (NULL: an empty one).
-    static func writeObjectValue(_ value: ObjectValue, json: Bool, to out: inout ByteBuffer) {
+    static func writeObjectValue(_ value: ObjectValue, json: Bool, to out: ByteBuffer) {
         if json {
             out.append(JSONText.encode(value))
         } else if value != .null {

@@ -98,15 +98,15 @@ struct RecordStreamWriter {
     mutating func row(_ statement: OpaquePointer, pk: Int64) throws {
         if relationships.isEmpty {
             out.append(count == 0 ? first : separator)
-            try encoder.writeHead(statement, pk: pk, to: &out)
+            try encoder.writeHead(statement, pk: pk, to: out)
             out.append(encoder.isCSV ? Self.newline : Self.closeBrace)
             out.append(terminator)
             count += 1
             try out.flushIfFull()
             return
         }
-        try encoder.writeHead(statement, pk: pk, to: &heads)
-        headEnds.append(heads.bytes.count)
+        try encoder.writeHead(statement, pk: pk, to: heads)
+        headEnds.append(heads.count)
         keys.append(pk)
         if keys.count == Self.batchSize { try flushBatch() }
     }
@@ -123,7 +123,7 @@ struct RecordStreamWriter {
         var start = 0
         for (i, pk) in keys.enumerated() {
             out.append(count == 0 ? first : separator)
-            out.append(heads.bytes[start..<headEnds[i]])
+            out.append(heads, start..<headEnds[i])
             start = headEnds[i]
             if encoder.isCSV {
                 for (column, cell) in encoder.cells.enumerated().dropFirst(encoder.csvHeadCount) {
@@ -162,7 +162,7 @@ struct RecordStreamWriter {
             let prefix = self.prefix(target.entityNumber)
             if json || !prefix.plain {
                 guard json else {
-                    RecordEncoder.writeObjectValue(.string(store.objectID(target).description), json: false, to: &out)
+                    RecordEncoder.writeObjectValue(.string(store.objectID(target).description), json: false, to: out)
                     return
                 }
                 out.append(prefix.json)
@@ -179,7 +179,7 @@ struct RecordStreamWriter {
         if !json && (targets.isEmpty || targets.contains { !prefix($0.entityNumber).plain }) {
             if !targets.isEmpty {
                 RecordEncoder.writeObjectValue(.array(targets.map { .string(store.objectID($0).description) }),
-                                               json: false, to: &out)
+                                               json: false, to: out)
             } else {
                 out.append(Array("[]".utf8))
             }
