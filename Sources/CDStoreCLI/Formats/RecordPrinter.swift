@@ -63,39 +63,45 @@ struct RecordPrinter {
     /// path, so tests can compare the two.
     static let streams = ProcessInfo.processInfo.environment["CDSTORE_NO_STREAMING"] != "1"
 
-    /// Fetches `request` and prints every object, then finishes the document.
-    func print(_ request: ObjectFetchRequest) throws {
+    /// Fetches `request` and prints every object, then finishes the document; returns how many were printed.
+    @discardableResult
+    func print(_ request: ObjectFetchRequest) throws -> Int {
         var request = request
         if format == .table && request.relationships == .objectIDs { request.relationships = .counts }
         let columns = try columns(includesSubentities: request.includesSubentities, relationships: request.relationships != .none)
         if format != .table, Self.streams, store.canStreamRecords(request) {
-            try stream(request, columns: columns)
-            return
+            return try stream(request, columns: columns)
         }
         let writer = format.writer(columns: columns, output: output)
         let entityColumn = (format == .table || format == .csv) && columns.contains("_entity")
-        try store.forEach(request) { writer.write(record($0, entityColumn: entityColumn)) }
+        var count = 0
+        try store.forEach(request) {
+            writer.write(record($0, entityColumn: entityColumn))
+            count += 1
+        }
         writer.finish()
+        return count
     }
 
     /// The store writes the records straight into the output: the same bytes as the writers print, without
     /// an ``ObjectValue`` per value.
-    private func stream(_ request: ObjectFetchRequest, columns: [String]) throws {
+    private func stream(_ request: ObjectFetchRequest, columns: [String]) throws -> Int {
         let count: Int
         switch format {
         case .table:
-            return
+            return 0
         case .json:
             count = try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity,
                                                                        first: "[\n", separator: ",\n"), to: output)
             output.line(count == 0 ? "[]" : "\n]")
         case .ndjson:
-            try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity, terminator: "\n"),
+            count = try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity, terminator: "\n"),
                                    to: output)
         case .csv:
             output.line(columns.map(CSVText.field).joined(separator: ","))
-            try store.writeRecords(request, style: RecordStyle(syntax: .csv(columns: columns)), to: output)
+            count = try store.writeRecords(request, style: RecordStyle(syntax: .csv(columns: columns)), to: output)
         }
         output.flush()
+        return count
     }
 }
