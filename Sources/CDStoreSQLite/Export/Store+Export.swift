@@ -62,7 +62,7 @@ struct RecordStreamWriter {
     let encoder: RecordEncoder
     let relationships: [Relationship]
     let output: RelationshipOutput
-    var out: ByteBuffer
+    let out: ByteBuffer
     private(set) var count = 0
     private let first: [UInt8], separator: [UInt8], terminator: [UInt8]
     private let storage: RelationshipStorage
@@ -70,7 +70,7 @@ struct RecordStreamWriter {
     /// `,"name":` per relationship (JSON).
     private let relationshipKeys: [[UInt8]]
     /// Heads of the batch's rows, back to back, and where each ends.
-    private var heads: ByteBuffer
+    private let heads: ByteBuffer
     private var headEnds: [Int] = []
     private var keys: [Int64] = []
     /// `x-coredata://UUID/Entity/p`, JSON-quoted, per entity number of related objects.
