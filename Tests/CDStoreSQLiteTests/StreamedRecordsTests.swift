@@ -149,4 +149,29 @@ struct StreamedRecordsTests {
             #expect(kilobytes < 64 * 1024, "peak RSS \(kilobytes) KiB exporting 200k objects as \(format)")
         }
     }
+
+    /// The library call on its own: framing from the style, columns the object lacks as empty CSV fields, and
+    /// requests that need the general path refused.
+    @Test func writeRecordsIntoMemory() throws {
+        let path = try temporaryDirectory().appendingPathComponent("M.sqlite").path
+        let store = try Store.open(at: path, loaded: try ModelLoader.load(Fixtures.model.path), options: .init(uuid: "U"))
+        try store.insert([InputRecord(fields: [("label", .string("a, b")), ("radius", .double(2.5))], entityName: "Circle")],
+                         into: "Shape")
+        let csv = MemorySink()
+        let written = try store.writeRecords(ObjectFetchRequest(entity: "Circle"),
+                                             style: RecordStyle(syntax: .csv(columns: ["_id", "radius", "nothing", "label"]),
+                                                                first: "<", separator: "|", terminator: ">"), to: csv)
+        #expect(written == 1)
+        #expect(csv.text == "<x-coredata://U/Circle/p1,2.5,,\"a, b\"\n>")
+        let json = MemorySink()
+        try store.writeRecords(ObjectFetchRequest(entity: "Circle"), style: RecordStyle(syntax: .json, nameEntity: true), to: json)
+        #expect(json.text == #"{"_id":"x-coredata://U/Circle/p1","_entity":"Circle","label":"a, b","radius":2.5}"#)
+
+        #expect(!store.canStreamRecords(ObjectFetchRequest(entity: "Shape")))
+        #expect(store.canStreamRecords(ObjectFetchRequest(entity: "Circle")))
+        #expect(!store.canStreamRecords(ObjectFetchRequest(entity: "Circle", includes: ["x"])))
+        #expect(throws: StoreError.self) {
+            try store.writeRecords(ObjectFetchRequest(entity: "Shape"), style: RecordStyle(syntax: .json), to: MemorySink())
+        }
+    }
 }
