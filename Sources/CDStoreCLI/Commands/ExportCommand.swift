@@ -44,29 +44,39 @@ struct ExportCommand: ParsableCommand {
             for name in entities { _ = try store.resolveEntity(name) }
             // Abstract entities have no objects of their own; their sub-entities' objects are exported under the sub-entities.
             let names = entities.isEmpty ? store.model.entities.filter { !$0.isAbstract }.map(\.name) : entities
+            // Counted while writing: counting again afterwards would read every table a second time.
+            var total = 0
             switch format {
             case .csv where names.count > 1 || output.map(isDirectory) == true:
-                try exportCSVFolder(store, names)
+                total = try exportCSVFolder(store, names)
             case .json where names.count > 1 || entities.isEmpty:
-                try exportJSONDocument(store, names)
+                total = try exportJSONDocument(store, names)
             case .ndjson:
                 let out = try output.map(TextOutput.file) ?? .standardOutput()
                 let writer = format.writer(columns: [], output: out)
                 for name in names {
+                    let request = ObjectFetchRequest(entity: name, includesSubentities: false)
+                    if RecordPrinter.streams && store.canStreamRecords(request) {
+                        total += try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: true, terminator: "\n"),
+                                                        to: out)
+                        continue
+                    }
                     let printer = RecordPrinter(store: store, entity: name, format: format, output: out, alwaysNameEntity: true)
-                    try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { writer.write(printer.record($0)) }
+                    try store.forEach(request) {
+                        writer.write(printer.record($0))
+                        total += 1
+                    }
                 }
                 writer.finish()
                 out.close()
             default:
                 let out = try output.map(TextOutput.file) ?? .standardOutput()
                 let name = names.first ?? ""
-                try RecordPrinter(store: store, entity: name, format: format, output: out)
+                total = try RecordPrinter(store: store, entity: name, format: format, output: out)
                     .print(ObjectFetchRequest(entity: name, includesSubentities: false))
                 out.close()
             }
             if let output {
-                let total = try names.reduce(0) { $0 + (try store.count(ObjectFetchRequest(entity: $1, includesSubentities: false))) }
                 print("exported \(total) \(total == 1 ? "object" : "objects") to \(output)")
             }
         }
@@ -80,27 +90,37 @@ struct ExportCommand: ParsableCommand {
     /// The graph document: `{"format": "cdstore-graph", "formatVersion": 1, "storeUUID": …, "entities":
     /// {"Entity": [objects…], …}}`, each object under its own entity with `_id` and its relationships as object IDs.
     /// `cdstore import` reads it back.
-    private func exportJSONDocument(_ store: Store, _ names: [String]) throws {
+    private func exportJSONDocument(_ store: Store, _ names: [String]) throws -> Int {
+        var total = 0
         let out = try output.map(TextOutput.file) ?? .standardOutput()
         out.write("{\"format\":\"cdstore-graph\",\"formatVersion\":1,\"storeUUID\":\(JSONText.quoted(store.metadata.uuid)),\"entities\":{")
         for (i, name) in names.enumerated() {
             out.write(i == 0 ? "\n" : ",\n")
             out.write(JSONText.quoted(name) + ": [")
             var count = 0
-            let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
-            try store.forEach(ObjectFetchRequest(entity: name, includesSubentities: false)) { object in
-                out.write(count == 0 ? "\n  " : ",\n  ")
-                out.write(JSONText.encode(.dictionary(printer.record(object))))
-                count += 1
+            let request = ObjectFetchRequest(entity: name, includesSubentities: false)
+            if RecordPrinter.streams && store.canStreamRecords(request) {
+                count = try store.writeRecords(request, style: RecordStyle(syntax: .json, first: "\n  ", separator: ",\n  "),
+                                               to: out)
+            } else {
+                let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
+                try store.forEach(request) { object in
+                    out.write(count == 0 ? "\n  " : ",\n  ")
+                    out.write(JSONText.encode(.dictionary(printer.record(object))))
+                    count += 1
+                }
             }
             out.write(count == 0 ? "]" : "\n]")
+            total += count
         }
         out.line(names.isEmpty ? "}}" : "\n}}")
         out.close()
+        return total
     }
 
     /// One `ENTITY.csv` per entity in the output folder.
-    private func exportCSVFolder(_ store: Store, _ names: [String]) throws {
+    private func exportCSVFolder(_ store: Store, _ names: [String]) throws -> Int {
+        var total = 0
         guard let folder = output else {
             throw CLIError.usage("csv export of several entities writes one file each: give --output FOLDER")
         }
@@ -108,8 +128,9 @@ struct ExportCommand: ParsableCommand {
         for name in names {
             let out = try TextOutput.file((folder as NSString).appendingPathComponent(name + ".csv"))
             let printer = RecordPrinter(store: store, entity: name, format: .csv, output: out)
-            try printer.print(ObjectFetchRequest(entity: name, includesSubentities: false))
+            total += try printer.print(ObjectFetchRequest(entity: name, includesSubentities: false))
             out.close()
         }
+        return total
     }
 }

@@ -44,7 +44,7 @@ struct FetchCommand: ParsableCommand {
         request.includes = include.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
         // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
         try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
-            try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
+            _ = try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
                 .print(request)
         }
     }

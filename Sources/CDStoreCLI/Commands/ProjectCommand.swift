@@ -80,9 +80,10 @@ struct ProjectCommand: ParsableCommand {
         }
         let format = formatOptions.resolved
         try storeOptions.withStore(create: false, readsOnly: true) { store in
-            let rows = try store.project(request)
             let writer = format.writer(columns: request.resultKeys, output: .standardOutput())
-            for row in rows { writer.write(format == .table ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row) }
+            try store.forEachProjected(request) { row in
+                writer.write(format == .table ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
+            }
             writer.finish()
         }
     }

@@ -93,12 +93,7 @@ final class CSVWriter: RecordWriter {
 
     func finish() { output.flush() }
 
-    static func field(_ text: String) -> String {
-        if text.isEmpty { return "\"\"" }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                || text.first == " " || text.last == " " else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func field(_ text: String) -> String { CSVText.field(text) }
 }
 
 /// Aligned columns with a header and a rule, like sqlite-utils' default table. Line breaks (\n, \r) and tabs inside

@@ -1,5 +1,6 @@
 import CDStoreModel
 import CDStoreSQLite
+import Foundation
 
 /// Prints fetched objects of one entity in an output format. Keys are the model's property names; `_id` is the
 /// object's URI, `_entity` names the entity of objects that belong to a sub-entity, to-one relationships print
@@ -57,14 +58,50 @@ struct RecordPrinter {
         }
     }
 
-    /// Fetches `request` and prints every object, then finishes the document.
-    func print(_ request: ObjectFetchRequest) throws {
+    /// Whether records of one entity are streamed by the store (``Store/writeRecords(_:style:to:)``) rather than
+    /// printed from fetched objects. Both print the same bytes; `CDSTORE_NO_STREAMING=1` selects the general
+    /// path, so tests can compare the two.
+    static let streams = ProcessInfo.processInfo.environment["CDSTORE_NO_STREAMING"] != "1"
+
+    /// Fetches `request` and prints every object, then finishes the document; returns how many were printed.
+    @discardableResult
+    func print(_ request: ObjectFetchRequest) throws -> Int {
         var request = request
         if format == .table && request.relationships == .objectIDs { request.relationships = .counts }
         let columns = try columns(includesSubentities: request.includesSubentities, relationships: request.relationships != .none)
+        if format != .table, Self.streams, store.canStreamRecords(request) {
+            return try stream(request, columns: columns)
+        }
         let writer = format.writer(columns: columns, output: output)
         let entityColumn = (format == .table || format == .csv) && columns.contains("_entity")
-        try store.forEach(request) { writer.write(record($0, entityColumn: entityColumn)) }
+        var count = 0
+        try store.forEach(request) {
+            writer.write(record($0, entityColumn: entityColumn))
+            count += 1
+        }
         writer.finish()
+        return count
+    }
+
+    /// The store writes the records straight into the output: the same bytes as the writers print, without
+    /// an ``ObjectValue`` per value.
+    private func stream(_ request: ObjectFetchRequest, columns: [String]) throws -> Int {
+        let count: Int
+        switch format {
+        case .table:
+            return 0
+        case .json:
+            count = try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity,
+                                                                       first: "[\n", separator: ",\n"), to: output)
+            output.line(count == 0 ? "[]" : "\n]")
+        case .ndjson:
+            count = try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity, terminator: "\n"),
+                                   to: output)
+        case .csv:
+            output.line(columns.map(CSVText.field).joined(separator: ","))
+            count = try store.writeRecords(request, style: RecordStyle(syntax: .csv(columns: columns)), to: output)
+        }
+        output.flush()
+        return count
     }
 }

@@ -1,54 +1,95 @@
+import CDStoreSQLite
 import Foundation
 
-/// Buffered text output to standard output or a file. Writing a large export one `print` per row is slow;
-/// this writes in 64 KiB blocks.
-public final class TextOutput {
-    private let handle: FileHandle
+/// Buffered output to standard output or a file. Writing a large export one `print` per row is slow; this
+/// writes in 64 KiB blocks with `write(2)`, straight from its byte buffer. It is also the ``ByteSink`` the
+/// store's record streamer writes into.
+///
+/// Before writing to standard output, C's `stdout` (where `print` goes) is flushed, so text that commands
+/// `print` and text written here come out in the order they were written.
+public final class TextOutput: ByteSink {
+    private let descriptor: Int32
     private var buffer: [UInt8] = []
     private let closeWhenDone: Bool
+    private var closed = false
+    private static let blockSize = 1 << 16
 
     /// Standard output.
-    public static func standardOutput() -> TextOutput { TextOutput(handle: .standardOutput, closeWhenDone: false) }
+    public static func standardOutput() -> TextOutput { TextOutput(descriptor: STDOUT_FILENO, closeWhenDone: false) }
 
     /// A new file at `path` (replaced if it exists).
     public static func file(_ path: String) throws -> TextOutput {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             throw CLIError.input("cannot write to \(path)")
         }
-        return TextOutput(handle: handle, closeWhenDone: true)
+        return TextOutput(descriptor: descriptor, closeWhenDone: true)
     }
 
-    init(handle: FileHandle, closeWhenDone: Bool) {
-        self.handle = handle
+    init(descriptor: Int32, closeWhenDone: Bool) {
+        self.descriptor = descriptor
         self.closeWhenDone = closeWhenDone
-        buffer.reserveCapacity(1 << 16)
+        buffer.reserveCapacity(Self.blockSize)
     }
 
     /// Appends `text`.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= Self.blockSize { flush() }
     }
 
     /// Appends `text` and a line break.
     public func line(_ text: String) {
-        write(text)
-        write("\n")
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= Self.blockSize { flush() }
+    }
+
+    /// Appends `bytes`; large blocks (the record streamer's) skip the buffer.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if bytes.count < Self.blockSize / 4 {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.blockSize { flush() }
+            return
+        }
+        flush()
+        try put(bytes)
     }
 
     /// Writes out what is buffered.
     public func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        guard !closed else { return }
+        if !buffer.isEmpty {
+            // A failed write (a closed pipe) has nowhere to be reported from here; the exit status comes from
+            // SIGPIPE or from the next throwing write.
+            try? buffer.withUnsafeBytes { try put($0) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func put(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if !closeWhenDone { fflush(nil) }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = Foundation.write(descriptor, base, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.input("cannot write output: \(String(cString: strerror(errno)))")
+            }
+            base += written
+            remaining -= written
+        }
     }
 
     /// Flushes, and closes a file.
     public func close() {
         flush()
-        if closeWhenDone { try? handle.close() }
+        if closeWhenDone && !closed {
+            Foundation.close(descriptor)
+            closed = true
+        }
     }
 
-    deinit { flush() }
+    deinit { close() }
 }

@@ -7,12 +7,21 @@ extension Store {
     ///
     /// Core Data equivalent: `NSManagedObjectContext.fetch(_:)` of a request with `.dictionaryResultType`.
     public func project(_ request: ProjectionRequest) throws -> [[(String, ObjectValue)]] {
+        var results: [[(String, ObjectValue)]] = []
+        try forEachProjected(request) { results.append($0) }
+        return results
+    }
+
+    /// Calls `body` with each result of ``project(_:)`` as SQLite produces it, holding one row at a time.
+    public func forEachProjected(_ request: ProjectionRequest, _ body: ([(String, ObjectValue)]) throws -> Void) throws {
         let query = try ProjectionQuery(store: self, request: request)
-        return try read { db in
-            ProjectionFunctions.register(on: db)
-            let rows = try Row.fetchAll(db.makeStatement(sql: query.statement.sql),
-                                        arguments: StatementArguments(query.statement.arguments))
-            return rows.map(query.decode)
+        try withoutActuallyEscaping(body) { body in
+            try read { db in
+                ProjectionFunctions.register(on: db)
+                let rows = try Row.fetchCursor(db.makeStatement(sql: query.statement.sql),
+                                               arguments: StatementArguments(query.statement.arguments))
+                while let row = try rows.next() { try body(query.decode(row)) }
+            }
         }
     }
 

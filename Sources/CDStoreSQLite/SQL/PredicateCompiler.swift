@@ -187,6 +187,7 @@ struct PredicateCompiler {
             if case .list(let items) = left.kind, op == .contains { return membership(right, items, options, folding) }
             if left.isNull || right.isNull { return SQLFragment("0") }
             try requireSingle(left, right, op)
+            if let glob = StringGlob.fragment(op, options, left, right) { return glob }
             return stringFunction("", op, options, left, right)
         case .utiConformsTo, .utiEquals:
             throw unsupported("\(op.symbol) is a Spotlight operator; Core Data's SQLite store cannot run it")
@@ -288,7 +289,7 @@ struct PredicateCompiler {
     /// String operators run through a registered function so that `[c]`, `[d]`, `LIKE` and `MATCHES` behave
     /// as Foundation's do (Unicode case and diacritic folding, whole-string ICU regular expressions), which
     /// SQLite's built-in `LIKE` (ASCII-only case folding, `%`/`_` wildcards) does not.
-    private func stringFunction(_ prefix: String, _ op: ComparisonOperator, _ options: ComparisonOptions,
+    func stringFunction(_ prefix: String, _ op: ComparisonOperator, _ options: ComparisonOptions,
                                 _ left: Operand, _ right: Operand) -> SQLFragment {
         SQLFragment("\(prefix)\(SQLFunctions.stringCompare)('\(op.rawValue)', \(options.rawValue), \(left.sql), \(right.sql))",
                     left.arguments + right.arguments)

@@ -14,6 +14,8 @@ struct QueryBuilder {
     let selected: [(attribute: Attribute, column: String)]
     /// Attribute names of each concrete entity number, in output order.
     let attributesByEntity: [Int: (name: String, attributes: [Attribute])]
+    /// Per concrete entity number, its attributes with their result column: worked out once, not per row.
+    let valueColumns: [Int: [(attribute: Attribute, position: Int)]]
     let condition: SQLFragment
     /// Where Binary values kept outside the store live (`.<store>_SUPPORT/_EXTERNAL_DATA`).
     let externalData: ExternalDataLocation?
@@ -48,6 +50,11 @@ struct QueryBuilder {
         }
         self.selected = selected
         attributesByEntity = byEntity
+        var positions: [String: Int] = [:]
+        for (i, item) in selected.enumerated() where positions[item.0.name] == nil { positions[item.0.name] = i + 2 }
+        valueColumns = byEntity.mapValues { entry in
+            entry.1.compactMap { attribute in positions[attribute.name].map { (attribute, $0) } }
+        }
 
         var conditions: [SQLFragment] = []
         if let entityFilter = Self.entityFilter(entityLayout, includesSubentities: request.includesSubentities,
@@ -139,13 +146,11 @@ struct QueryBuilder {
     func object(from row: Row) throws -> FetchedObject {
         let pk: Int64 = row[0]
         let number: Int = row[1]
-        let (name, attributes) = attributesByEntity[number] ?? (entity.name, [])
+        let name = attributesByEntity[number]?.name ?? entity.name
+        let columns = valueColumns[number] ?? []
         var values: [(String, ObjectValue)] = []
-        values.reserveCapacity(attributes.count)
-        var index: [String: Int] = [:]
-        for (i, item) in selected.enumerated() where index[item.attribute.name] == nil { index[item.attribute.name] = i + 2 }
-        for attribute in attributes {
-            guard let position = index[attribute.name] else { continue }
+        values.reserveCapacity(columns.count)
+        for (attribute, position) in columns {
             values.append((attribute.name, try AttributeCoding.objectValue(row[position], for: attribute, externalData: externalData)))
         }
         return FetchedObject(primaryKey: pk, entity: name, values: values)

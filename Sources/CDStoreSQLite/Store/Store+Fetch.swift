@@ -17,8 +17,9 @@ extension Store {
         }
     }
 
-    /// Fetches within an open read: rows are read in batches of 256, relationship values are added per batch,
-    /// and each batch goes to `batch` (or into the returned array when there is none).
+    /// Fetches within an open read: rows come from a cursor in batches of 256, relationship values are added
+    /// per batch, and each batch goes to `batch` (or into the returned array when there is none). With `batch`,
+    /// memory holds one batch whatever the number of rows.
     @discardableResult
     func fetchObjects(_ request: ObjectFetchRequest, db: Database,
                       batch: ((FetchedObject) throws -> Void)? = nil) throws -> [FetchedObject] {
@@ -26,17 +27,23 @@ extension Store {
         let select = query.selectStatement()
         let loader = RelationshipLoader(store: self, db: db, output: request.relationships,
                                         includes: RelationshipLoader.IncludeTree.parse(request.includes))
-        let rows = try Row.fetchAll(db.cachedStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
+        // Not a cached statement: nested fetches (--include) may run the same SQL while this one is still open.
+        let rows = try Row.fetchCursor(db.makeStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
         var all: [FetchedObject] = []
-        for start in stride(from: 0, to: rows.count, by: 256) {
-            var chunk = try rows[start..<min(start + 256, rows.count)].map { row -> FetchedObject in
-                var object = try query.object(from: row)
-                object.objectID = ObjectID(storeUUID: metadata.uuid, entity: object.entity, primaryKey: object.primaryKey)
-                return object
-            }
+        var chunk: [FetchedObject] = []
+        chunk.reserveCapacity(256)
+        func emit() throws {
             try loader.attach(to: &chunk, requested: query.entity)
             if let batch { try chunk.forEach(batch) } else { all += chunk }
+            chunk.removeAll(keepingCapacity: true)
         }
+        while let row = try rows.next() {
+            var object = try query.object(from: row)
+            object.objectID = ObjectID(storeUUID: metadata.uuid, entity: object.entity, primaryKey: object.primaryKey)
+            chunk.append(object)
+            if chunk.count == 256 { try emit() }
+        }
+        if !chunk.isEmpty { try emit() }
         return all
     }
 

@@ -104,7 +104,11 @@ public enum AttributeCoding {
             case .float: return .float(Float(d))
             case .decimal: return .decimal(d)
             case .date: return .date(d)
-            case .integer16, .integer32, .integer64 where d == d.rounded() && abs(d) < 9.2e18: return .integer(Int64(d))
+            // `where` binds to the last pattern only: each integer type needs its own, or a REAL such as 1e300
+            // in an Integer 16 column would trap converting to Int64.
+            case .integer16 where d == d.rounded() && abs(d) < 9.2e18, .integer32 where d == d.rounded() && abs(d) < 9.2e18,
+                 .integer64 where d == d.rounded() && abs(d) < 9.2e18:
+                return .integer(Int64(d))
             case .boolean: return .bool(d != 0)
             default: return .double(d)
             }
