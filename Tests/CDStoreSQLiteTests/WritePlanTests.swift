@@ -105,6 +105,19 @@ struct WritePlanTests {
         #expect(try store.verify().isEmpty)
     }
 
+    /// Regression: rows waiting for their parent were invisible to a `_ref` later in the same record.
+    @Test func aReferenceFindsNestedObjectsOfTheSameRecordStillWaitingForTheirParent() throws {
+        let store = try Org.store()
+        try store.insertJSON("Organization", #"""
+            {"name": "Globex", "members": [{"_entity": "Employee", "name": "E1", "employeeNumber": 1},
+                                           {"_entity": "Employee", "name": "E2", "employeeNumber": 2}],
+             "projects": [{"title": "Bridge", "people": [{"_ref": {"name": "E2"}}]}]}
+            """#)
+        #expect(try store.rows("SELECT ZNAME, ZORGANIZATION FROM ZPARTY WHERE ZNAME LIKE 'E%' ORDER BY Z_PK") == ["E1|3", "E2|3"])
+        #expect(try store.rows("SELECT * FROM Z_5PROJECTS") == ["2|1"])
+        #expect(try store.verify().isEmpty)
+    }
+
     @Test func skipInvalidStoresTheValidRecordsAndReportsTheOthers() throws {
         let store = try Org.store(Self.model, name: "Skip.sqlite")
         final class Skipped: @unchecked Sendable { var all: [SkippedRecord] = [] }

@@ -10,8 +10,9 @@ struct PendingRow {
     let inputs: PlannedFields
     /// Targets of the to-ones whose foreign keys the INSERT writes.
     var toOnes: [(EntityWritePlan.DirectToOne, ObjectRef)] = []
-    /// For a row waiting for its parent: the to-one that will hold the parent.
+    /// For a row waiting for its parent: the to-one that will hold the parent, and the parent's group.
     var parentSlot: EntityWritePlan.DirectToOne?
+    var group = 0
 
     init(plan: EntityWritePlan, object: ObjectRef, row: [DatabaseValue], inputs: PlannedFields) {
         self.plan = plan
@@ -48,25 +49,43 @@ extension GraphInserter {
         }
     }
 
-    /// A row waiting for its parent is not in the table yet, so the lookup of its uniqueness constraints could not
-    /// see its waiting siblings: compare it with them.
-    func checkAgainstDeferred(_ pending: PendingRow) throws {
+    /// Writes every row still waiting for its parent, without the parent's key (its parent will give it with an
+    /// UPDATE): something is about to read the tables and must see them.
+    mutating func flushWaiting() throws {
+        guard !waiting.isEmpty else { return }
+        let rows = waiting
+        waiting.removeAll()
+        for row in rows { try write(row) }
+    }
+
+    /// Rows waiting for their parent are not in the tables yet, so the lookup of a new row's uniqueness
+    /// constraints could not see them: compare it with those of its table.
+    func checkAgainstWaiting(_ pending: PendingRow) throws {
         for key in pending.plan.mergeKeys {
-            guard let parts = key.parts else { continue }
-            let slots = parts.compactMap { part -> Int? in
-                if case .attribute(let slot) = part { return slot } else { return nil }
-            }
-            // A key that includes a relationship is checked against rows only (the parent is not known yet).
-            guard slots.count == parts.count, slots.allSatisfy({ !pending.row[$0].isNull }) else { continue }
-            for sibling in deferred where sibling.plan === pending.plan && slots.allSatisfy({ sibling.row[$0] == pending.row[$0] }) {
+            guard let slots = key.attributeSlots, slots.allSatisfy({ !pending.row[$0].isNull }) else { continue }
+            for other in waiting where other.plan.layout.table == pending.plan.layout.table {
+                guard let otherSlots = other.plan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots,
+                      zip(slots, otherSlots).allSatisfy({ other.row[$1] == pending.row[$0] }) else { continue }
                 let described = zip(key.properties, slots).map { property, slot in
                     let shown = AttributeCoding.objectValue(pending.row[slot], for: pending.plan.columns[slot].attribute)
                     return "\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown))
                 }.joined(separator: ", ")
                 throw StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: "
-                                 + "an object with \(described) already exists (\(store.objectID(sibling.object))); "
+                                 + "an object with \(described) already exists (\(store.objectID(other.object))); "
                                  + "use --upsert to merge into it", entity: pending.plan.entity.name)
             }
         }
+    }
+}
+
+extension EntityWritePlan.MergeKey {
+    /// The column slots of a key made of attributes only (nil when it includes a relationship or is not stored:
+    /// such keys are checked against the tables alone, as the parent of a waiting row is not known yet).
+    var attributeSlots: [Int]? {
+        guard let parts else { return nil }
+        let slots = parts.compactMap { part -> Int? in
+            if case .attribute(let slot) = part { return slot } else { return nil }
+        }
+        return slots.count == parts.count ? slots : nil
     }
 }

@@ -19,8 +19,12 @@ struct GraphInserter {
     /// What the record being inserted touched, until ``keepTouched()`` or ``forgetTouched()``.
     private var pendingTouched: Set<ObjectRef> = []
     private var plans: [String: EntityWritePlan] = [:]
-    /// Rows of nested objects waiting for their parent's key (see ``insert(_:as:entityName:adoptedBy:)``).
-    var deferred: [PendingRow] = []
+    /// Rows of nested objects waiting for their parent's key (see ``insert(_:as:entityName:adoptedBy:)``), of
+    /// every level of nesting, each tagged with its parent's group. Anything that reads the tables first writes
+    /// them (``flushWaiting()``): a `_ref` later in the same record must find them.
+    var waiting: [PendingRow] = []
+    /// The last group number handed out.
+    private var groups = 0
     /// The plan used last: records of one input are mostly of one entity.
     private var lastPlan: EntityWritePlan?
 
@@ -51,10 +55,10 @@ struct GraphInserter {
     /// Inserts (or, with upsert, merges) one object from `fields`, with everything nested in it.
     ///
     /// `adoptedBy` names the inverse to-one of a nested object whose parent is not written yet: when the object
-    /// needs nothing after its INSERT, the INSERT waits in ``deferred`` for the parent's key, so that it writes the
+    /// needs nothing after its INSERT, the INSERT waits in ``waiting`` for the parent's key, so that it writes the
     /// parent's foreign key itself instead of an UPDATE writing it afterwards.
     mutating func insert(_ fields: [(String, InputValue)], as requested: Entity, entityName: String?,
-                         adoptedBy: String? = nil) throws -> ObjectRef {
+                         adoptedBy: (relationship: String, group: Int)? = nil) throws -> ObjectRef {
         let entity = try concreteEntity(requested, named: entityName ?? stringField(fields, "_entity"))
         let plan = try plan(for: entity)
         let sorted = try plan.sort(fields, model: model)
@@ -64,7 +68,7 @@ struct GraphInserter {
         var toManyTargets: [(RelationshipStorage.Edge, [ObjectRef])] = []
         // Nested new objects of a to-many kept by their inverse's foreign key: written once this object's key is
         // known (`waiting`), or given it in one UPDATE.
-        var adopted: [(edge: RelationshipStorage.Edge, written: [ObjectRef], waiting: [PendingRow])] = []
+        var adopted: [(edge: RelationshipStorage.Edge, children: [ObjectRef], group: Int)] = []
         for (relationship, value) in sorted.relationships {
             let edge = try storage.edge(relationship.name, of: entity.name)
             if relationship.isToMany {
@@ -81,26 +85,23 @@ struct GraphInserter {
                 }
                 var targets: [ObjectRef] = []
                 var children: [ObjectRef] = []
-                let outer = deferred
-                deferred = []
+                groups += 1
+                let group = groups
                 for item in items {
                     if let inverseName, case .object(let nested) = item,
                        !nested.contains(where: { $0.0 == "_ref" || $0.0 == inverseName }) {
                         children.append(try insert(nested, as: model.entity(named: relationship.destination)!, entityName: nil,
-                                                   adoptedBy: inverseName))
+                                                   adoptedBy: (inverseName, group)))
                     } else {
                         targets.append(try resolve(item, edge: edge))
                     }
                 }
-                let waiting = deferred
-                deferred = outer
                 // Nested objects come first in the relationship, as they come first in the input only when the
                 // input has no references; mixing both keeps the general path.
                 if !children.isEmpty && targets.isEmpty {
-                    let written = Set(waiting.map(\.object))
-                    adopted.append((edge, children.filter { !written.contains($0) }, waiting))
+                    adopted.append((edge, children, group))
                 } else {
-                    try waiting.forEach { try write($0) }
+                    try flushWaiting()
                     toManyTargets.append((edge, children + targets))
                 }
             } else {
@@ -110,6 +111,8 @@ struct GraphInserter {
         }
 
         var row = try plan.row(sorted, validatingMissing: !plan.mayMerge)
+        // A merge must find rows that are still waiting; a refusal is checked against them in memory.
+        if plan.mergeKeys.contains(where: \.merges) { try flushWaiting() }
         let object: ObjectRef
         var isNew = true
         if plan.mayMerge, let existing = try existingObject(plan, row: row, toOnes: toOneTargets, fields: sorted) {
@@ -132,11 +135,12 @@ struct GraphInserter {
                 if let target { pending.toOnes.append((direct, target)) }
                 return true
             }
-            if let adoptedBy, let slot = plan.directToOnes[adoptedBy], toOneTargets.isEmpty, toManyTargets.isEmpty,
-               adopted.isEmpty, plan.mergeKeys.allSatisfy({ !$0.merges }) {
-                try checkAgainstDeferred(pending)
+            if !waiting.isEmpty { try checkAgainstWaiting(pending) }
+            if let adoptedBy, let slot = plan.directToOnes[adoptedBy.relationship], toOneTargets.isEmpty,
+               toManyTargets.isEmpty, adopted.isEmpty {
                 pending.parentSlot = slot
-                deferred.append(pending)
+                pending.group = adoptedBy.group
+                waiting.append(pending)
                 return object
             }
             try write(pending)
@@ -151,13 +155,17 @@ struct GraphInserter {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
                 touch(try storage.add(targets, to: edge, of: object, db: db))
             }
-            for (edge, written, waiting) in adopted {
+            for (edge, children, group) in adopted {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
-                for var child in waiting {
+                // Those still waiting get this object's key in their INSERT; those written meanwhile, an UPDATE.
+                let held = waiting.filter { $0.group == group }
+                waiting.removeAll { $0.group == group }
+                for var child in held {
                     child.toOnes.append((child.parentSlot!, object))
                     try write(child)
                 }
-                try storage.adopt(written, to: edge, of: object, db: db)
+                let heldObjects = Set(held.map(\.object))
+                try storage.adopt(children.filter { !heldObjects.contains($0) }, to: edge, of: object, db: db)
                 touch(object)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -183,8 +191,11 @@ struct GraphInserter {
         pendingTouched.removeAll(keepingCapacity: true)
     }
 
-    /// The record just inserted was rolled back.
-    mutating func forgetTouched() { pendingTouched.removeAll(keepingCapacity: true) }
+    /// The record just inserted was rolled back: what it touched, and rows it left waiting, are gone with it.
+    mutating func forgetTouched() {
+        pendingTouched.removeAll(keepingCapacity: true)
+        waiting.removeAll()
+    }
 
     /// The tables this insert wrote objects into.
     var tables: Set<String> { Set(plans.values.map(\.layout.table)) }
@@ -215,6 +226,7 @@ struct GraphInserter {
         switch value {
         case .object(let fields):
             if let reference = fields.first(where: { $0.0 == "_ref" }) {
+                try flushWaiting()
                 guard case .object(let criteria) = reference.1, fields.count == 1 else {
                     throw failure(owner, name, "\"_ref\" takes an object of attribute values, alone: {\"_ref\": {\"name\": \"Ann\"}}")
                 }
@@ -222,6 +234,7 @@ struct GraphInserter {
             }
             return try insert(fields, as: destination, entityName: nil)
         case .string(let text) where text.hasPrefix("x-coredata://"):
+            try flushWaiting()
             guard let id = ObjectID(uri: text) else { throw failure(owner, name, "'\(text)' is not an object ID") }
             return try ObjectLookup(store: store, db: db).object(id, in: destination, for: (owner, name))
         case .string, .integer, .double, .bool:
@@ -232,6 +245,7 @@ struct GraphInserter {
                 throw failure(owner, name, "expected a nested object, an object ID (x-coredata://…) or {\"_ref\": {…}}, "
                               + "got \(value.summary)")
             }
+            try flushWaiting()
             if let found = try ObjectLookup(store: store, db: db).first(matching: [(keyAttribute, value)], in: destination) {
                 return found
             }
