@@ -76,9 +76,9 @@ struct GraphInserter {
                 guard case .array(let items) = value else {
                     if case .null = value { toManyTargets.append((edge, [])); continue }
                     // A CSV cell holds a to-many as the JSON array of object IDs that CSV output writes (`[]`).
-                    if case .string(let text) = value, text.first == "[",
-                       let ids = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String] {
-                        toManyTargets.append((edge, try ids.map { try resolve(.string($0), edge: edge) }))
+                    if case .string(let text) = value, text.first == "[", case .array(let ids)? = try? JSONReader.parse(text),
+                       ids.allSatisfy({ if case .string = $0 { true } else { false } }) {
+                        toManyTargets.append((edge, try ids.map { try resolve($0, edge: edge) }))
                         continue
                     }
                     throw failure(entity, relationship.name, "a to-many relationship takes an array, got \(value.summary)")

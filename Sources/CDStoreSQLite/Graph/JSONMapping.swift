@@ -66,8 +66,14 @@ public struct JSONMapping: Sendable, Equatable {
 
     /// Reads a `--map` file (format above), checking every name against the model.
     public static func fromFile(_ data: Data, model: ManagedObjectModel) throws -> JSONMapping {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw StoreError(.invalidInput, "the mapping file is not a JSON object of entity names")
+        let root: [(String, JSONValue)]
+        do {
+            guard case .object(let members) = try JSONReader.parse(String(decoding: data, as: UTF8.self)) else {
+                throw StoreError(.invalidInput, "the mapping file is not a JSON object of entity names")
+            }
+            root = members
+        } catch let error as JSONSyntaxError {
+            throw StoreError(.invalidInput, "the mapping file is not valid JSON: \(error.description)")
         }
         var entities: [String: EntityMapping] = [:]
         for (entityName, value) in root {
@@ -75,7 +81,7 @@ public struct JSONMapping: Sendable, Equatable {
                 throw StoreError(.unknownName, "mapping file: no entity '\(entityName)'"
                                  + Suggestion.didYouMean(entityName, among: model.entities.map(\.name)))
             }
-            guard let object = value as? [String: Any] else {
+            guard case .object(let object) = value else {
                 throw StoreError(.invalidInput, "mapping file: the value of '\(entityName)' must be an object", entity: entityName)
             }
             let properties = model.attributes(of: entity).map(\.name) + model.relationships(of: entity).map(\.name)
@@ -83,9 +89,13 @@ public struct JSONMapping: Sendable, Equatable {
             for (key, item) in object {
                 switch key {
                 case "identity":
-                    mapping.identity = (item as? [String]) ?? (item as? String).map { [$0] } ?? []
+                    switch item {
+                    case .string(let name): mapping.identity = [name]
+                    case .array(let names): mapping.identity = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+                    default: mapping.identity = []
+                    }
                 case "keys":
-                    for (property, path) in item as? [String: String] ?? [:] {
+                    for (property, path) in Self.strings(item) {
                         guard properties.contains(property) else {
                             throw StoreError(.unknownName, "mapping file: no property '\(property)'"
                                              + Suggestion.didYouMean(property, among: properties), entity: entityName)
@@ -93,7 +103,7 @@ public struct JSONMapping: Sendable, Equatable {
                         mapping.keyPaths[property] = path.split(separator: ".").map(String.init)
                     }
                 case "relatedBy":
-                    mapping.relatedBy = item as? [String: String] ?? [:]
+                    mapping.relatedBy = Dictionary(Self.strings(item), uniquingKeysWith: { _, last in last })
                 default:
                     throw StoreError(.invalidInput, "mapping file: unknown key '\(key)' (expected identity, keys, relatedBy)",
                                      entity: entityName)
@@ -105,6 +115,12 @@ public struct JSONMapping: Sendable, Equatable {
             entities[entityName] = mapping
         }
         return JSONMapping(entities: entities)
+    }
+
+    /// The string members of a JSON object (others are left out, as a mapping names key paths with strings).
+    private static func strings(_ value: JSONValue) -> [(String, String)] {
+        guard case .object(let members) = value else { return [] }
+        return members.compactMap { key, item in if case .string(let text) = item { (key, text) } else { nil } }
     }
 
     /// This mapping with `other`'s entries taking precedence.
