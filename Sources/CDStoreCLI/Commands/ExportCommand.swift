@@ -39,26 +39,36 @@ struct ExportCommand: ParsableCommand {
         if format == .table { throw ValidationError("export writes json, ndjson or csv; use fetch for a table") }
     }
 
+    @Flag(name: .long, help: "No progress line (it is shown only on a terminal, when writing to a file).")
+    var quiet = false
+
     func run() throws {
         try storeOptions.withStore(create: false, readsOnly: true) { store in
             for name in entities { _ = try store.resolveEntity(name) }
             // Abstract entities have no objects of their own; their sub-entities' objects are exported under the sub-entities.
             let names = entities.isEmpty ? store.model.entities.filter { !$0.isAbstract }.map(\.name) : entities
+            // Progress only when the objects go to a file: on a terminal, standard output is the export itself.
+            let progress = Progress("exporting", quiet: quiet || output == nil)
+            defer { progress.finish() }
+            let counter = progress.isEnabled ? ExportProgress(progress, total: try names.reduce(0) {
+                $0 + (try store.count(ObjectFetchRequest(entity: $1, includesSubentities: false)))
+            }) : nil
             // Counted while writing: counting again afterwards would read every table a second time.
             var total = 0
             switch format {
             case .csv where names.count > 1 || output.map(isDirectory) == true:
                 total = try exportCSVFolder(store, names)
             case .json where names.count > 1 || entities.isEmpty:
-                total = try exportJSONDocument(store, names)
+                total = try exportJSONDocument(store, names, progress: counter)
             case .ndjson:
                 let out = try output.map(TextOutput.file) ?? .standardOutput()
                 let writer = format.writer(columns: [], output: out)
                 for name in names {
                     let request = ObjectFetchRequest(entity: name, includesSubentities: false)
                     if RecordPrinter.streams && store.canStreamRecords(request) {
+                        let before = total
                         total += try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: true, terminator: "\n"),
-                                                        to: out)
+                                                        to: out, progress: counter?.callback(after: before))
                         continue
                     }
                     let printer = RecordPrinter(store: store, entity: name, format: format, output: out, alwaysNameEntity: true)
@@ -90,7 +100,7 @@ struct ExportCommand: ParsableCommand {
     /// The graph document: `{"format": "cdstore-graph", "formatVersion": 1, "storeUUID": …, "entities":
     /// {"Entity": [objects…], …}}`, each object under its own entity with `_id` and its relationships as object IDs.
     /// `cdstore import` reads it back.
-    private func exportJSONDocument(_ store: Store, _ names: [String]) throws -> Int {
+    private func exportJSONDocument(_ store: Store, _ names: [String], progress: ExportProgress?) throws -> Int {
         var total = 0
         let out = try output.map(TextOutput.file) ?? .standardOutput()
         out.write("{\"format\":\"cdstore-graph\",\"formatVersion\":1,\"storeUUID\":\(JSONText.quoted(store.metadata.uuid)),\"entities\":{")
@@ -101,7 +111,7 @@ struct ExportCommand: ParsableCommand {
             let request = ObjectFetchRequest(entity: name, includesSubentities: false)
             if RecordPrinter.streams && store.canStreamRecords(request) {
                 count = try store.writeRecords(request, style: RecordStyle(syntax: .json, first: "\n  ", separator: ",\n  "),
-                                               to: out)
+                                               to: out, progress: progress?.callback(after: total))
             } else {
                 let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
                 try store.forEach(request) { object in
@@ -132,5 +142,21 @@ struct ExportCommand: ParsableCommand {
             out.close()
         }
         return total
+    }
+}
+
+/// The objects written so far out of the export's total, on the progress line.
+struct ExportProgress {
+    let line: Progress
+    let total: Int
+
+    init(_ line: Progress, total: Int) {
+        self.line = line
+        self.total = total
+    }
+
+    /// A callback for one entity's objects, written after `before` others.
+    func callback(after before: Int) -> (Int) -> Void {
+        { done in line.update(before + done, of: total) }
     }
 }

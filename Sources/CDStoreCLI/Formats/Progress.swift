@@ -7,6 +7,8 @@ import Foundation
 final class Progress: @unchecked Sendable {
     private let label: String
     private let enabled: Bool
+    /// Whether the line is shown at all (standard error is a terminal, and not `--quiet`).
+    var isEnabled: Bool { enabled }
     private let start = Date()
     private var lastDraw = Date.distantPast
     private var drawn = false

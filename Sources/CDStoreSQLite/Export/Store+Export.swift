@@ -20,7 +20,9 @@ extension Store {
     /// those the general path (``fetch(_:)`` and ``JSONText``/``ValueText``) prints for the same objects.
     /// Throws ``StoreError/Code/invalidInput`` when ``canStreamRecords(_:)`` is false.
     @discardableResult
-    public func writeRecords(_ request: ObjectFetchRequest, style: RecordStyle, to sink: ByteSink) throws -> Int {
+    /// `progress` is called with the number of objects written so far, every few thousand objects.
+    public func writeRecords(_ request: ObjectFetchRequest, style: RecordStyle, to sink: ByteSink,
+                             progress: ((Int) -> Void)? = nil) throws -> Int {
         guard canStreamRecords(request) else {
             throw StoreError(.invalidInput, "this request cannot be streamed (sub-entities or --include)", entity: request.entity)
         }
@@ -47,6 +49,7 @@ extension Store {
                     throw StoreError(.sqlite, "SQLite error \(code): " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
                 try writer.row(raw, pk: sqlite3_column_int64(raw, 0))
+                if let progress, writer.count % 4096 == 0 { progress(writer.count) }
             }
             try writer.finish()
             return writer.count
