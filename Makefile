@@ -18,7 +18,7 @@ BENCH_PACKAGES := sqlite3 time
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo install bench fidelity lint clean
+.PHONY: setup build release test demo install bench reliability fidelity lint clean
 
 setup:
 	@missing=""; \
@@ -57,6 +57,12 @@ bench: release
 	@command -v sqlite-utils >/dev/null 2>&1 || python3 -m sqlite_utils --version >/dev/null 2>&1 || \
 	  { echo "installing sqlite-utils (pip)"; python3 -m pip install --quiet sqlite-utils; }
 	@ROWS=$(ROWS) RUNS=$(RUNS) Scripts/bench.sh .build/release/cdstore
+
+# Concurrent writers and readers at full size (4 × 25,000 records, 2 readers, WAL and DELETE journal), five times;
+# `make test` runs the same suite once with 1,500 records per writer.
+reliability: setup
+	$(SWIFT) build --build-tests
+	CDSTORE_RELIABILITY_RECORDS=25000 CDSTORE_RELIABILITY_ROUNDS=5 $(SWIFT) test --skip-build --filter ConcurrentWritersTests
 
 fidelity: build
 	python3 ../shared/checks/fidelity.py .build/debug/cdstore -v

@@ -25,6 +25,7 @@ public enum ExitStatus: Int32, Sendable {
     /// The store does not match the model (it was saved with another model version, Core Data error 134100),
     /// or has no model cdstore can use (134130).
     case modelMismatch = 3
-    /// The store or model file cannot be opened or read (missing, not a Core Data store, permissions).
+    /// The store or model file cannot be opened or read (missing, not a Core Data store, permissions), or another
+    /// process held the store's lock for longer than the busy timeout.
     case cannotOpen = 4
 }

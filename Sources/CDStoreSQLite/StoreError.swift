@@ -19,6 +19,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case constraintViolation
         /// The store is read-only.
         case readOnly
+        /// Another process held the store's lock for longer than the busy timeout (SQLITE_BUSY).
+        case busy
         /// SQLite reported an error.
         case sqlite
     }

@@ -24,6 +24,11 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .customLong("read-only"), help: "Open the store without writing anything.")
     var readOnly = false
 
+    @Option(name: .customLong("busy-timeout"), help: ArgumentHelp(
+        "How long to wait, in milliseconds, for another process that holds the store's lock (default 5000; 0 fails at once).",
+        valueName: "ms"))
+    var busyTimeout: Int = 5000
+
     // Hidden in every command's help (documented by `cdstore --help` and `cdstore migrate --help`).
     @Flag(name: .customLong("no-migrate"), help: ArgumentHelp(
         "Refuse a store saved with another model version (exit status 3, with the differences) instead of migrating it.",
@@ -67,7 +72,8 @@ struct StoreOptions: ParsableArguments {
         let readOnly = self.readOnly || (readsOnly && FileManager.default.fileExists(atPath: path))
         let store = try Store.open(at: path, loaded: try loadModel(),
                                    options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly,
-                                                          migrate: !noMigrate, backup: !noBackup))
+                                                          migrate: !noMigrate, backup: !noBackup,
+                                                          busyTimeout: Double(max(0, busyTimeout)) / 1000))
         for warning in store.warnings { Console.warn(warning) }
         if store.wasCreated && announce { Console.note("created a new store at \(path)") }
         return store

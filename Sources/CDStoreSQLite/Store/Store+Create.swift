@@ -6,13 +6,14 @@ extension Store {
     /// Creates a new, empty store laid out as Core Data lays out `loaded` (coredata-format.md §1.12): incremental
     /// auto-vacuum and 4 KiB pages before the first table, WAL, `Z_PRIMARYKEY`, `Z_METADATA`, the entity tables,
     /// join tables and indexes.
-    static func create(at path: String, loaded: LoadedModel, uuid: String?) throws -> Store {
+    static func create(at path: String, loaded: LoadedModel, uuid: String?,
+                       busyTimeout: TimeInterval = Store.defaultBusyTimeout) throws -> Store {
         let model = loaded.model
         let layout = StoreLayout(model: model, options: .init(propertyOrder: loaded.propertyOrder))
         let metadata = try StoreMetadata.new(for: model, uuid: uuid ?? UUID().uuidString)
         let database: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: false))
+            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: false, busyTimeout: busyTimeout))
             try database.writeWithoutTransaction { db in
                 // auto_vacuum only takes effect before the first table exists; WAL cannot change inside a transaction.
                 try db.execute(sql: "PRAGMA auto_vacuum = 2")

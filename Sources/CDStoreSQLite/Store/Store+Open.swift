@@ -22,12 +22,14 @@ extension Store {
             guard let loaded else {
                 throw StoreError(.cannotOpen, "no store at \(path) (give --model to create one)")
             }
-            return try create(at: path, loaded: loaded, uuid: options.uuid)
+            let store = try create(at: path, loaded: loaded, uuid: options.uuid, busyTimeout: options.busyTimeout)
+            store.busyTimeout = options.busyTimeout
+            return store
         }
         let readOnly = options.readOnly || !FileManager.default.isWritableFile(atPath: path)
         let database: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly))
+            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly, busyTimeout: options.busyTimeout))
             _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         } catch {
             throw StoreError(.cannotOpen, "\(path) is not a SQLite database (\(Self.describe(error)))")
@@ -74,8 +76,10 @@ extension Store {
         }
         if let renumbered = try layout.renumbered(byStoreNumbers: numbers) { layout = renumbered }
         try registerTriggerFunctions(database)
-        return Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: false,
-                     isReadOnly: readOnly, modelSource: source, warnings: warnings)
+        let store = Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: false,
+                          isReadOnly: readOnly, modelSource: source, warnings: warnings)
+        store.busyTimeout = options.busyTimeout
+        return store
     }
 
     /// The model to use: the one given (its hashes must match the store's), cdstore's cached JSON model, or Core

@@ -30,13 +30,17 @@ public final class Store: @unchecked Sendable {
         public var migrate = true
         /// Back up the store before migrating it (see ``MigrationOptions/backup``).
         public var backup = true
+        /// How long to wait for another connection (another process) that holds the store's lock, in seconds,
+        /// before failing with ``StoreError/Code/busy``; 0 fails at once.
+        public var busyTimeout: TimeInterval = Store.defaultBusyTimeout
         public init(readOnly: Bool = false, createIfMissing: Bool = true, uuid: String? = nil, migrate: Bool = true,
-                    backup: Bool = true) {
+                    backup: Bool = true, busyTimeout: TimeInterval = Store.defaultBusyTimeout) {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.uuid = uuid
             self.migrate = migrate
             self.backup = backup
+            self.busyTimeout = busyTimeout
         }
     }
 
@@ -70,6 +74,9 @@ public final class Store: @unchecked Sendable {
     let database: DatabaseQueue
     let validation: AttributeValidation
 
+    /// How long this store waits for another process's lock, in seconds.
+    var busyTimeout: TimeInterval = Store.defaultBusyTimeout
+
     init(path: String, model: ManagedObjectModel, layout: StoreLayout, metadata: StoreMetadata, database: DatabaseQueue,
          wasCreated: Bool, isReadOnly: Bool, modelSource: ModelSource, warnings: [String] = []) {
         self.path = path
@@ -89,21 +96,40 @@ public final class Store: @unchecked Sendable {
         path.isEmpty || path == ":memory:" ? nil : ExternalDataLocation(storeFile: URL(fileURLWithPath: path))
     }
 
-    static func configuration(readOnly: Bool) -> GRDB.Configuration {
+    /// Writers wait this long (seconds) for each other by default, as scripts run side by side expect.
+    public static let defaultBusyTimeout: TimeInterval = 5
+
+    static func configuration(readOnly: Bool, busyTimeout: TimeInterval = Store.defaultBusyTimeout) -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.readonly = readOnly
+        // SQLite's busy handler retries while another connection holds a lock: readers of a rollback-journal store
+        // while a write commits, writers behind another writer.
+        configuration.busyMode = busyTimeout > 0 ? .timeout(busyTimeout) : .immediateError
         configuration.label = "cdstore"
         configuration.prepareDatabase { db in SQLFunctions.register(on: db) }
         return configuration
     }
 
     /// Runs `body` in one write transaction: everything it does is committed together or not at all.
+    ///
+    /// The transaction begins IMMEDIATE: it takes the write lock first (waiting up to the busy timeout for
+    /// another writer), so two writers never both read and then deadlock trying to upgrade, and every key handed
+    /// out from `Z_MAX` inside it is this writer's alone.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
         do {
-            return try database.write(body)
+            return try database.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
         } catch let error as StoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw busyError(writing: true)
         } catch let error as DatabaseError {
             throw StoreError(.sqlite, error.description)
         }
@@ -115,6 +141,8 @@ public final class Store: @unchecked Sendable {
             return try database.read(body)
         } catch let error as StoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw busyError(writing: false)
         } catch let error as DatabaseError {
             throw StoreError(.sqlite, error.description)
         }
