@@ -75,9 +75,19 @@ public struct CDPredicateError: Error, Equatable, Sendable, CustomStringConverti
         var out = "error: predicate: \(description)"
         guard let column else { return out }
         // Control characters would break the caret alignment, so they are shown as spaces.
-        let shown = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
-        out += "\n  " + shown
-        out += "\n  " + String(repeating: " ", count: max(0, column - 1)) + "^"
+        var scalars = text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }
+        var caret = max(0, column - 1)
+        // A long predicate is shown as the 60 characters each side of the column, so the line fits a terminal.
+        let window = 60
+        if scalars.count > 2 * window + 1 {
+            let start = max(0, min(caret - window, scalars.count - 2 * window - 1))
+            let end = min(scalars.count, start + 2 * window + 1)
+            scalars = (start > 0 ? Array("…".unicodeScalars) : []) + Array(scalars[start..<end])
+                + (end < text.unicodeScalars.count ? Array("…".unicodeScalars) : [])
+            caret = caret - start + (start > 0 ? 1 : 0)
+        }
+        out += "\n  " + String(String.UnicodeScalarView(scalars))
+        out += "\n  " + String(repeating: " ", count: caret) + "^"
         return out
     }
 }

@@ -58,12 +58,24 @@ struct PredicateCompiler {
             let compiled = try compile(inner)
             return SQLFragment("NOT IFNULL((\(compiled.sql)), 0)", compiled.arguments)
         case .and(let parts):
-            return SQLFragment.join(try parts.map { try parenthesized(compile($0)) }, separator: " AND ")
+            return balanced(try parts.map { try parenthesized(compile($0)) }, separator: " AND ")
         case .or(let parts):
-            return SQLFragment.join(try parts.map { try parenthesized(compile($0)) }, separator: " OR ")
+            return balanced(try parts.map { try parenthesized(compile($0)) }, separator: " OR ")
         case .comparison(let comparison):
             return try compile(comparison)
         }
+    }
+
+    /// `a OR b OR c …` as SQLite reads it is a tree as deep as the chain is long, and SQLite refuses trees
+    /// deeper than 1000 ("Expression tree is too large"): long chains are grouped in parentheses, 32 terms a
+    /// group, so that 100,000 terms nest 4 deep.
+    private func balanced(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+        let group = 32
+        guard parts.count > group else { return SQLFragment.join(parts, separator: separator) }
+        let groups = stride(from: 0, to: parts.count, by: group).map { start in
+            parenthesized(SQLFragment.join(Array(parts[start..<min(start + group, parts.count)]), separator: separator))
+        }
+        return balanced(groups, separator: separator)
     }
 
     private func parenthesized(_ fragment: SQLFragment) -> SQLFragment {

@@ -25,6 +25,9 @@ struct QueryBuilder {
 
     var table: String { entityLayout.table }
 
+    /// SQLite's default `SQLITE_MAX_VARIABLE_NUMBER` (since 3.32), less room for the sort's and window's values.
+    static let maximumBoundValues = 32_000
+
     init(store: Store, request: ObjectFetchRequest) throws {
         externalData = store.externalDataLocation
         model = store.model
@@ -74,6 +77,13 @@ struct QueryBuilder {
         condition = conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions.map {
             SQLFragment("(\($0.sql))", $0.arguments)
         }, separator: " AND ")
+        // SQLite binds at most 32,766 values in one statement (SQLITE_MAX_VARIABLE_NUMBER); say so in the model's
+        // terms rather than with SQLite's "too many SQL variables".
+        if condition.arguments.count > Self.maximumBoundValues {
+            throw StoreError(.invalidInput, "the predicate has \(condition.arguments.count) values, more than the "
+                             + "\(Self.maximumBoundValues) SQLite takes in one query; split the request or use fewer values",
+                             entity: entity.name)
+        }
 
         // Sort keys are attributes or to-one key paths (`department.name`), the latter as correlated scalar
         // subqueries that are NULL, and so sort first, when a related object is missing.

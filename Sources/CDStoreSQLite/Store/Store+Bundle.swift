@@ -16,7 +16,7 @@ extension Store {
                 try db.execute(sql: "VACUUM")
             }
         } catch let error as DatabaseError {
-            throw StoreError(.sqlite, error.description)
+            throw StoreError.sqlite(error)
         }
     }
 

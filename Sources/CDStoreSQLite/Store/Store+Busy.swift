@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension Store {
     /// The error for a lock that stayed taken past the busy timeout: how long was waited, which processes have the
@@ -34,5 +35,17 @@ extension Store {
             found.append((pid, command.count > 120 ? String(command.prefix(120)) + "…" : command))
         }
         return found.sorted { $0.0 < $1.0 }
+    }
+}
+
+extension StoreError {
+    /// An error SQLite reported, with the statement it was running cut to a readable length: generated SQL can
+    /// be megabytes long (a predicate of thousands of terms).
+    static func sqlite(_ error: DatabaseError) -> StoreError {
+        var text = "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown error")"
+        if let sql = error.sql {
+            text += " - while executing `" + (sql.count > 200 ? sql.prefix(200) + "…" : sql) + "`"
+        }
+        return StoreError(.sqlite, text)
     }
 }

@@ -131,7 +131,7 @@ public final class Store: @unchecked Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw busyError(writing: true)
         } catch let error as DatabaseError {
-            throw StoreError(.sqlite, error.description)
+            throw StoreError.sqlite(error)
         }
     }
 
@@ -144,7 +144,7 @@ public final class Store: @unchecked Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw busyError(writing: false)
         } catch let error as DatabaseError {
-            throw StoreError(.sqlite, error.description)
+            throw StoreError.sqlite(error)
         }
     }
 }
