@@ -58,11 +58,12 @@ bench: release
 	  { echo "installing sqlite-utils (pip)"; python3 -m pip install --quiet sqlite-utils; }
 	@ROWS=$(ROWS) RUNS=$(RUNS) Scripts/bench.sh .build/release/cdstore
 
-# Concurrent writers and readers at full size (4 × 25,000 records, 2 readers, WAL and DELETE journal), five times;
-# `make test` runs the same suite once with 1,500 records per writer.
+# Concurrent writers and readers at full size (4 × 25,000 records, 2 readers, WAL and DELETE journal), five times,
+# and a model of 10,000 entities; `make test` runs the same suites smaller (1,500 records per writer, 2,000 entities).
 reliability: setup
 	$(SWIFT) build --build-tests
 	CDSTORE_RELIABILITY_RECORDS=25000 CDSTORE_RELIABILITY_ROUNDS=5 $(SWIFT) test --skip-build --filter ConcurrentWritersTests
+	CDSTORE_LARGE_MODEL_ENTITIES=10000 $(SWIFT) test --skip-build --filter LargeModelTests
 
 fidelity: build
 	python3 ../shared/checks/fidelity.py .build/debug/cdstore -v

@@ -42,6 +42,10 @@ public final class ByteStream {
     public let totalBytes: Int64?
     /// The largest the buffer has been, in bytes: tests check that reading streams.
     public private(set) var highWaterMark: Int
+    /// The largest single value (a record, a line) a reader may need in one piece: 64 MiB. Past it ``fill()``
+    /// throws instead of doubling the buffer again, so a runaway input (a file with no line breaks, an unclosed
+    /// string) costs at most this much memory.
+    public var maximumValueSize = 64 << 20
     private let chunkSize: Int
 
     /// Reads the open file descriptor `fd`, closing it when done if `closes` is true.
@@ -117,6 +121,11 @@ public final class ByteStream {
             end = pending
         }
         if end == buffer.count {
+            guard buffer.count < maximumValueSize + chunkSize else {
+                let limit = maximumValueSize >= 1 << 20 ? "\(maximumValueSize >> 20) MiB" : "\(maximumValueSize >> 10) KiB"
+                throw ReadError(description: "\(name): a single value (record or line) from byte \(consumed) on is larger than "
+                                + "\(limit), the most cdstore reads in one piece")
+            }
             let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
             larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
             buffer.deallocate()

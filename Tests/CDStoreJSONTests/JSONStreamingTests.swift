@@ -82,3 +82,28 @@ struct JSONStreamingTests {
         #expect(try reader.readLineValue() == nil)
     }
 }
+
+/// Issue 13: one value larger than the limit is an error, not a buffer that grows without end.
+@Suite("Value size limit")
+struct ValueSizeLimitTests {
+    @Test func aValueLargerThanTheLimitIsRefusedWithItsOffset() throws {
+        let big = "[{\"a\": 1}, {\"s\": \"" + String(repeating: "x", count: 300_000) + "\"}]"
+        let stream = ByteStream(big, chunkSize: 4096)
+        stream.maximumValueSize = 64 * 1024
+        var reader = JSONReader(stream)
+        #expect(throws: ByteStream.ReadError.self) { _ = try reader.readValue() }
+        #expect(stream.highWaterMark <= 2 * 64 * 1024 + 4096)
+        do {
+            let again = ByteStream(big, chunkSize: 4096)
+            again.maximumValueSize = 64 * 1024
+            var second = JSONReader(again)
+            _ = try second.readValue()
+        } catch let error as ByteStream.ReadError {
+            #expect(error.description == "memory: a single value (record or line) from byte 0 on is larger than 64 KiB, the most cdstore reads in one piece")
+        }
+    }
+
+    @Test func theDefaultLimitIs64MiB() {
+        #expect(ByteStream("").maximumValueSize == 64 << 20)
+    }
+}

@@ -5,7 +5,7 @@
 extension ManagedObjectModel {
     /// The entity called `name`.
     public func entity(named name: String) -> Entity? {
-        entities.first { $0.name == name }
+        index.positions[name].map { entities[$0] }
     }
 
     /// The direct parent of `entity`, if it has one and it exists.
@@ -32,7 +32,7 @@ extension ManagedObjectModel {
 
     /// The direct sub-entities of `entity`, sorted by name case-insensitively as Core Data numbers them.
     public func subentities(of entity: Entity) -> [Entity] {
-        entities.filter { $0.parentName == entity.name && $0.name != entity.name }
+        (index.children[entity.name] ?? []).map { entities[$0] }.filter { $0.name != entity.name }
             .sorted { $0.name.caseInsensitiveOrder($1.name) }
     }
 

@@ -8,9 +8,10 @@ extension StoreLayout {
     static func indexes(model: ManagedObjectModel, entities: [EntityLayout], tables: [TableLayout],
                         style: IndexStyle) -> [IndexLayout] {
         var indexes: [IndexLayout] = []
+        let membersByTable = Dictionary(grouping: entities, by: \.table)
         for table in tables {
             if table.primaryKey.isEmpty {
-                let members = entities.filter { $0.table == table.name }
+                let members = membersByTable[table.name] ?? []
                 indexes += entityTableIndexes(table, members: members, model: model, style: style)
             } else if style == .current, table.primaryKey.count == 2 {
                 // `<JOIN>_<COL2>_INDEX ON <JOIN> (COL2, COL1)`: lookups from the second side.

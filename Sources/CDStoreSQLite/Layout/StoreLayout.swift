@@ -10,20 +10,41 @@ import CDStoreModel
 /// - ``tables``, ``indexes``, ``createStatements``
 public struct StoreLayout: Sendable {
     /// Every entity, abstract ones and sub-entities included, in `Z_ENT` order.
-    public var entities: [EntityLayout]
+    public var entities: [EntityLayout] { didSet { reindex() } }
     /// Entity tables (one per inheritance tree) and join tables, in the order they are created.
     public var tables: [TableLayout]
     /// Indexes, in the order they are created.
     public var indexes: [IndexLayout]
+    /// Positions in ``entities`` by name and by number: every query, insert and migration looks entities up, and
+    /// a model may have thousands.
+    private var byName: [String: Int] = [:]
+    private var byNumber: [Int: Int] = [:]
+
+    /// Creates a layout from its parts.
+    public init(entities: [EntityLayout], tables: [TableLayout], indexes: [IndexLayout]) {
+        self.entities = entities
+        self.tables = tables
+        self.indexes = indexes
+        reindex()
+    }
+
+    private mutating func reindex() {
+        byName = [:]
+        byNumber = [:]
+        for (position, entity) in entities.enumerated() {
+            if byName[entity.name] == nil { byName[entity.name] = position }
+            if byNumber[entity.number] == nil { byNumber[entity.number] = position }
+        }
+    }
 
     /// The layout of the entity called `name`.
     public func entity(named name: String) -> EntityLayout? {
-        entities.first { $0.name == name }
+        byName[name].map { entities[$0] }
     }
 
     /// The layout of the entity numbered `number`.
     public func entity(number: Int) -> EntityLayout? {
-        entities.first { $0.number == number }
+        byNumber[number].map { entities[$0] }
     }
 
     /// The table called `name`.
