@@ -5,6 +5,27 @@ public struct ProcessResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+}
+
+/// Everything `fd` gives until its end. Foundation's `readDataToEndOfFile()` traps when a signal interrupts the
+/// read (EINTR, "Interrupted system call"), which tests that run many processes at once provoke: retry instead.
+public func readToEnd(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[0..<count])
+        } else if count == 0 || errno != EINTR {
+            return data
+        }
+    }
 }
 
 /// Runs external programs (the Python oracles in `../shared/tools`) from tests.
@@ -29,10 +50,10 @@ public enum ProcessRunner {
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errorData.set(err.fileHandleForReading.readDataToEndOfFile())
+            errorData.set(readToEnd(err.fileHandleForReading.fileDescriptor))
             group.leave()
         }
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        let outputData = readToEnd(out.fileHandleForReading.fileDescriptor)
         group.wait()
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),

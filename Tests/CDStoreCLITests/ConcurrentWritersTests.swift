@@ -13,20 +13,28 @@ struct ConcurrentWritersTests {
     }
     static var rounds: Int { ProcessInfo.processInfo.environment["CDSTORE_RELIABILITY_ROUNDS"].flatMap(Int.init) ?? 1 }
 
-    /// Runs every command at once, each in its own process, and returns their results in order.
-    func runTogether(_ commands: [[String]]) throws -> [ProcessResult] {
-        final class Results: @unchecked Sendable {
-            let lock = NSLock()
-            var all: [Int: Result<ProcessResult, Error>] = [:]
+    /// Runs every command at once, each in its own process, and returns their results in order. The processes are
+    /// started by one shell, not by Foundation's `Process` from several threads (which is not safe on Linux).
+    func runTogether(_ commands: [[String]], in folder: URL) throws -> [ProcessResult] {
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var script = "cd \(quoted(folder.path))\n"
+        for (index, command) in commands.enumerated() {
+            script += ([CLIRunner.binary] + command).map(quoted).joined(separator: " ") + " > out\(index) 2> err\(index) &\n"
+            script += "pid\(index)=$!\n"
         }
-        let results = Results()
-        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
-            let result = Result { try CLIRunner.run(commands[index]) }
-            results.lock.lock()
-            results.all[index] = result
-            results.lock.unlock()
+        for index in commands.indices { script += "wait $pid\(index); echo $? > status\(index)\n" }
+        var environment = ProcessInfo.processInfo.environment
+        environment["CDSTORE_MODEL"] = nil
+        environment["CDSTORE_STORE"] = nil
+        let shell = try ProcessRunner.run("/bin/bash", ["-c", script], environment: environment)
+        #expect(shell.status == 0, "\(shell.stderr)")
+        return try commands.indices.map { index in
+            func read(_ name: String) throws -> String {
+                try String(contentsOf: folder.appendingPathComponent("\(name)\(index)"), encoding: .utf8)
+            }
+            return ProcessResult(status: Int32(try read("status").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
+                                 stdout: try read("out"), stderr: try read("err"))
         }
-        return try commands.indices.map { try results.all[$0]!.get() }
     }
 
     func writerInput(_ writer: Int, count: Int, in folder: URL) throws -> String {
@@ -60,7 +68,7 @@ struct ConcurrentWritersTests {
                 commands.append(["fetch", "Person", "--where", "age > 30", "--sort", "-salary", "--limit", "20",
                                  "--format", "ndjson", "--store", store, "--busy-timeout", "60000"])
             }
-            let results = try runTogether(commands + commands.suffix(2) + commands.suffix(2))
+            let results = try runTogether(commands + commands.suffix(2) + commands.suffix(2), in: folder)
             for (command, result) in zip(commands + commands.suffix(2) + commands.suffix(2), results) {
                 #expect(result.status == 0, "cdstore \(command.prefix(2).joined(separator: " ")): \(result.stderr)")
             }
@@ -99,7 +107,9 @@ struct ConcurrentWritersTests {
         holder.standardOutput = output
         try holder.run()
         defer { holder.terminate() }
-        _ = output.fileHandleForReading.availableData  // "locked": the write lock is taken
+        // Wait for "locked": the write lock is taken.
+        var byte: UInt8 = 0
+        while read(output.fileHandleForReading.fileDescriptor, &byte, 1) == -1 && errno == EINTR {}
         let before = storeBytes(store)
         let started = Date()
         let result = try CLIRunner.run(["insert", "Person", "id=1", "name=Ann", "age=30", "salary=1", "active=yes",
