@@ -15,6 +15,7 @@ public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     /// Which rule found the issue, for code that wants to react to one kind.
     public enum Rule: String, Sendable, CaseIterable {
         case emptyName
+        case invalidName
         case duplicateEntity
         case unknownParent
         case inheritanceCycle

@@ -56,6 +56,9 @@ public enum ModelValidator {
             var seen: Set<String> = []
             var reportedCycles: Set<String> = []
             for entity in model.entities {
+                if let problem = NameRules.problem(entityName: entity.name) {
+                    report(.error, .invalidName, problem, entity: entity.name)
+                }
                 if entity.name.isEmpty {
                     report(.error, .emptyName, "an entity has an empty name")
                 } else if !seen.insert(entity.name).inserted {
@@ -102,6 +105,9 @@ public enum ModelValidator {
                 if name.isEmpty {
                     report(.error, .emptyName, "a property has an empty name", entity: entity.name)
                     continue
+                }
+                if let problem = NameRules.problem(propertyName: name) {
+                    report(.error, .invalidName, problem, entity: entity.name, property: name)
                 }
                 if !seen.insert(name).inserted {
                     report(.error, .duplicateProperty, "property '\(name)' is declared more than once",

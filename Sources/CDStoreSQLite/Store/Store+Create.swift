@@ -32,9 +32,10 @@ extension Store {
                     return .commit
                 }
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
+            // A store that could not be laid out is not left behind half made.
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            if let error = error as? StoreError { throw error }
             throw StoreError(.cannotOpen, "cannot create a store at \(path): \(error)")
         }
         return Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: true,

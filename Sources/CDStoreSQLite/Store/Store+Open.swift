@@ -17,6 +17,7 @@ extension Store {
     /// caches in `Z_MODELCACHE` (``StoreError/Code/noModel`` when there is neither: 134130).
     public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
         DerivationHashing.install()
+        if let loaded { try refuseUnsafeNames(loaded.model) }
         guard FileManager.default.fileExists(atPath: path) else {
             guard options.createIfMissing, !options.readOnly else { throw StoreError(.cannotOpen, "no store at \(path)") }
             guard let loaded else {
@@ -67,6 +68,7 @@ extension Store {
         }
         let (model, source, propertyOrder) = try resolveModel(loaded, metadata: metadata, database: database, path: path,
                                                               warnings: &warnings)
+        try refuseUnsafeNames(model)
         let frameworkVersion = metadata.persistenceFrameworkVersion ?? StoreMetadata.frameworkVersion
         var layout = StoreLayout(model: model, options: .init(propertyOrder: propertyOrder,
                                                               indexStyle: .forFrameworkVersion(frameworkVersion)))
@@ -80,6 +82,15 @@ extension Store {
                           isReadOnly: readOnly, modelSource: source, warnings: warnings)
         store.busyTimeout = options.busyTimeout
         return store
+    }
+
+    /// Core Data makes tables and columns of entity and property names, unquoted: a name that is not a plain
+    /// identifier (which Xcode refuses too) would become SQL text, so such a model is refused before any SQL.
+    static func refuseUnsafeNames(_ model: ManagedObjectModel) throws {
+        guard let (entity, property) = NameRules.unsafeName(in: model) else { return }
+        throw StoreError(.invalidInput, "'\(property ?? entity)' is not a name Core Data accepts (letters, digits and _, "
+                         + "starting with a letter): `cdstore model validate` lists every such name", entity: entity,
+                         property: property)
     }
 
     /// The model to use: the one given (its hashes must match the store's), cdstore's cached JSON model, or Core
