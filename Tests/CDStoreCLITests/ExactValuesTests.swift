@@ -68,8 +68,11 @@ struct ExactValuesTests {
         return Case(attribute: "uid", json: "\"\(text)\"", csv: text, stored: "b:" + hex(bytes), printed: "\"\(text.uppercased())\"")
     }
 
-    static func uri(_ text: String) -> Case {
-        Case(attribute: "link", json: jsonQuoted(text), csv: text, stored: "t:" + hex(Array(text.utf8)), printed: jsonQuoted(text))
+    /// A URI written as `text`, stored as Foundation's `absoluteString` of it (`stored`, when that differs).
+    static func uri(_ text: String, stored: String? = nil) -> Case {
+        let kept = stored ?? text
+        return Case(attribute: "link", json: jsonQuoted(text), csv: text, stored: "t:" + hex(Array(kept.utf8)),
+                    printed: jsonQuoted(kept))
     }
 
     /// 1 MiB of text with NUL, multi-byte characters and CSV's special characters all through it.
@@ -127,6 +130,8 @@ struct ExactValuesTests {
         uuid("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"), uuid("00000000-0000-0000-0000-000000000000"),
         uuid("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
         uri("https://example.com/a?b=1&c=%20#frag"), uri("file:///tmp/x%00y"), uri("urn:isbn:0451450523"),
+        // Foundation percent-encodes what a URI cannot hold on the first write, as an app's URL would; then it is kept.
+        uri("https://example.com/a b", stored: "https://example.com/a%20b"),
         // Booleans, and a record of nothing but NULLs.
         Case(attribute: "flag", json: "true", csv: "true", stored: "i:1", printed: "true"),
         Case(attribute: "flag", json: "false", csv: "false", stored: "i:0", printed: "false"),
