@@ -88,31 +88,35 @@ extension JSONScanner {
 
     /// Reads the hex digits of a `\u` escape at `index`, and a second escape when the first is a high surrogate.
     ///
-    /// A surrogate without its partner cannot be a Unicode scalar; it becomes U+FFFD rather than an error, because
-    /// JavaScript writers that cut strings by UTF-16 length produce them, and one odd character should not stop a load.
+    /// A surrogate without its partner is not a Unicode scalar and has no UTF-8 form: it is refused with the place
+    /// of its escape (it used to become U+FFFD, which stored a character the writer never meant; see
+    /// docs/decisions/0007-exact-values.md).
     private mutating func unicodeEscape() throws(ScanFailure) -> Unicode.Scalar {
+        let escapeStart = index - 2
         let unit = try hex4()
+        func lone(_ unit: UInt32) -> ScanFailure {
+            let hex = String(unit, radix: 16, uppercase: true)
+            let kind = unit < 0xDC00 ? "high" : "low"
+            return fail("lone \(kind) surrogate \\u\(hex) (not a Unicode character; a \(kind == "high" ? "low" : "high") "
+                        + "surrogate escape must \(kind == "high" ? "follow" : "precede") it)", at: escapeStart)
+        }
         switch unit {
         case 0xD800..<0xDC00:
-            // A low surrogate may follow as `\uDC00`…`\uDFFF`.
+            // A low surrogate must follow as `\uDC00`…`\uDFFF`.
             guard bytes.count - index >= 6 else {
                 if !isFinal { throw .needMore }
-                return "\u{FFFD}"
+                throw lone(unit)
             }
-            guard bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { return "\u{FFFD}" }
-            let saved = index
+            guard bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { throw lone(unit) }
             index += 2
             let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low) else {
-                index = saved
-                return "\u{FFFD}"
-            }
-            return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            guard (0xDC00..<0xE000).contains(low) else { throw lone(unit) }
+            return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
         case 0xDC00..<0xE000:
-            return "\u{FFFD}"
+            throw lone(unit)
         default:
             // Every other 16-bit value, U+0000 included, is a scalar; NUL is valid text in JSON and in SQLite.
-            return Unicode.Scalar(unit) ?? "\u{FFFD}"
+            return Unicode.Scalar(unit)!
         }
     }
 

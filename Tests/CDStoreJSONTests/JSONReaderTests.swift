@@ -54,11 +54,26 @@ struct JSONReaderTests {
         #expect(try JSONReader.parse("\"é中😀\"") == .string("é中😀"))
     }
 
-    @Test func loneSurrogatesBecomeReplacementCharacters() throws {
-        #expect(try JSONReader.parse(#""\ud800x""#) == .string("\u{FFFD}x"))
-        #expect(try JSONReader.parse(#""\udc00""#) == .string("\u{FFFD}"))
-        #expect(try JSONReader.parse(#""\ud800\u0041""#) == .string("\u{FFFD}A"))
-        #expect(try JSONReader.parse(#""\ud800""#) == .string("\u{FFFD}"))
+    /// A surrogate escape without its partner has no UTF-8 form: refused, with the column of its backslash.
+    @Test func loneSurrogatesAreRefusedWithTheirPlace() throws {
+        let cases: [(String, Int, String)] = [
+            (#""\ud800x""#, 2, "lone high surrogate \\uD800"),
+            (#""\udc00""#, 2, "lone low surrogate \\uDC00"),
+            (#""ab\ud800\u0041""#, 4, "lone high surrogate \\uD800"),
+            (#""\ud800""#, 2, "lone high surrogate \\uD800"),
+            ("{\"a\":\n \"x\\uDFFF\"}", 4, "lone low surrogate \\uDFFF"),
+        ]
+        for (text, column, message) in cases {
+            do {
+                _ = try JSONReader.parse(text)
+                Issue.record("\(text) was accepted")
+            } catch let error as JSONSyntaxError {
+                #expect(error.column == column, "\(text): \(error)")
+                #expect(error.message.hasPrefix(message), "\(text): \(error)")
+            }
+        }
+        // A proper pair is one character.
+        #expect(try JSONReader.parse(#""\udbff\udfff""#) == .string("\u{10FFFF}"))
     }
 
     @Test func invalidUTF8IsAnErrorNotACrash() throws {

@@ -22,7 +22,7 @@ struct DateTextTests {
 
     @Test(arguments: [
         (0.0, "2001-01-01T00:00:00.000Z"), (-1, "2000-12-31T23:59:59.000Z"), (736_259_400.25, "2024-05-01T12:30:00.250Z"),
-        (-0.0005, "2000-12-31T23:59:59.999Z"), (0.9996, "2001-01-01T00:00:01.000Z"), (-978_307_200, "1970-01-01T00:00:00.000Z"),
+        (-0.0005, "2000-12-31T23:59:59.9995Z"), (0.9996, "2001-01-01T00:00:00.9996Z"), (-978_307_200, "1970-01-01T00:00:00.000Z"),
         (-63_113_904_000, "0001-01-01T00:00:00.000Z"),
     ])
     func prints(seconds: Double, text: String) {
@@ -44,6 +44,25 @@ struct DateTextTests {
                 Issue.record("day \(days): \(year)-\(month)-\(day) but Foundation says \(components)")
                 return
             }
+        }
+    }
+
+    /// Sub-millisecond parts are printed with as many digits as reading the Double back needs, not rounded away.
+    @Test(arguments: [
+        (736_259_400.000_25, "2024-05-01T12:30:00.00025Z"), (-12_622_780_800.123_4, "1600-12-31T23:59:59.8766Z"),
+        (3_155_716_800.123_456, "2101-01-01T12:00:00.123456Z"), (-0.000_001, "2000-12-31T23:59:59.999999Z"),
+    ])
+    func subMillisecondPartsReadBack(seconds: Double, text: String) {
+        #expect(ValueText.iso8601(seconds) == text)
+        #expect(DateParsing.secondsSince2001(text) == seconds)
+    }
+
+    /// Random stored dates from 1600 to 2400 with microseconds and noise read back to the very same Double.
+    @Test func everyPrintedDateReadsBackExactly() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let seconds = Double.random(in: -12_700_000_000 ... 12_600_000_000, using: &generator)
+            #expect(DateParsing.secondsSince2001(ValueText.iso8601(seconds)) == seconds, "\(seconds)")
         }
     }
 

@@ -18,10 +18,12 @@ extension ByteBuffer {
             append(ValueText.iso8601(secondsSince2001))
             return
         }
-        let millis = (secondsSince2001 * 1000).rounded()
-        var seconds = (millis / 1000).rounded(.down)
-        var ms = Int(millis - seconds * 1000)
-        if ms >= 1000 { seconds += 1; ms -= 1000 }
+        let (seconds, fraction, width) = ValueText.secondAndFraction(secondsSince2001)
+        guard width == 3 else {
+            // Sub-millisecond parts are rare enough for the String path.
+            append(ValueText.iso8601(secondsSince2001))
+            return
+        }
         let total = Int(seconds) + CivilCalendar.referenceOffset
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
@@ -37,7 +39,7 @@ extension ByteBuffer {
         append(UInt8(ascii: "T")); appendPadded(secondOfDay / 3600, width: 2)
         append(UInt8(ascii: ":")); appendPadded(secondOfDay / 60 % 60, width: 2)
         append(UInt8(ascii: ":")); appendPadded(secondOfDay % 60, width: 2)
-        append(UInt8(ascii: ".")); appendPadded(ms, width: 3)
+        append(UInt8(ascii: ".")); appendPadded(fraction, width: 3)
         append(UInt8(ascii: "Z"))
     }
 

@@ -7,8 +7,11 @@ public enum CSVText {
     /// readers would trim); the empty string is `""` so that it reads back apart from NULL (an empty field).
     public static func field(_ text: String) -> String {
         if text.isEmpty { return "\"\"" }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                || text.first == " " || text.last == " " else { return text }
+        // Bytes, not Characters: "\r\n" is one Character equal to neither "\r" nor "\n", and " \u{301}" is not " ",
+        // so a Character test left such text unquoted (a CRLF split the row). The streamed encoder tests bytes too.
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
+                || utf8.first == 0x20 || utf8.last == 0x20 else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

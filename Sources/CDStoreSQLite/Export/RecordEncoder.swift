@@ -224,22 +224,16 @@ struct RecordEncoder {
         if quoted { out.append(UInt8(ascii: "\"")) }
     }
 
-    /// GRDB reads text with `String(cString:)`: it ends at the first NUL and repairs invalid UTF-8. ASCII
-    /// text is copied as it is; other text goes through `String` so that repairs match.
+    /// Every byte of the text, NUL included, as ``ExactText`` reads it for the general path. ASCII text is copied
+    /// as it is; other text goes through `String` so that repairs of invalid UTF-8 (U+FFFD) match.
     private func writeText(_ raw: UnsafeBufferPointer<UInt8>, json: Bool, to out: ByteBuffer) throws {
         var union: UInt8 = 0
-        var end = raw.count
-        for i in 0..<raw.count {
-            let byte = raw[i]
-            if byte == 0 { end = i; break }
-            union |= byte
-        }
-        let text = UnsafeBufferPointer(rebasing: raw[..<end])
+        for byte in raw { union |= byte }
         if union < 0x80 {
-            if json { out.appendJSONString(text) } else { out.appendCSVField(text) }
+            if json { out.appendJSONString(raw) } else { out.appendCSVField(raw) }
             return
         }
-        var string = String(cString: raw.baseAddress!)
+        var string = String(decoding: raw, as: UTF8.self)
         string.withUTF8 { if json { out.appendJSONString($0) } else { out.appendCSVField($0) } }
     }
 

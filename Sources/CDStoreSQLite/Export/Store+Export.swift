@@ -40,7 +40,7 @@ extension Store {
                                             out: ByteBuffer(sink: sink))
             let select = query.selectStatement()
             let statement = try db.makeStatement(sql: select.sql)
-            try statement.setArguments(StatementArguments(select.arguments))
+            try statement.setExactArguments(select.arguments)
             let raw = statement.sqliteStatement
             while true {
                 let code = sqlite3_step(raw)

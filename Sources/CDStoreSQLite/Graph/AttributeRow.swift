@@ -41,15 +41,15 @@ struct AttributeRow {
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.column)
         let values = [object.pk.databaseValue, object.entityNumber.databaseValue, 1.databaseValue] + columns.map(\.value)
         let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        try db.cachedStatement(sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(marks))")
-            .execute(arguments: StatementArguments(values))
+        // Bound exactly: a string with a NUL inside is stored whole.
+        try db.executeExactly(sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(marks))", values: values)
     }
 
     /// Overwrites the given attributes of an existing row (a merge keeps what the input left out).
     func update(_ object: ObjectRef, table: String, db: Database) throws {
         let changed = columns.filter { given.contains($0.name) }
         guard !changed.isEmpty else { return }
-        try db.execute(sql: "UPDATE \(table) SET \(changed.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
-                       arguments: StatementArguments(changed.map(\.value) + [object.pk.databaseValue]))
+        try db.executeExactly(sql: "UPDATE \(table) SET \(changed.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                              values: changed.map(\.value) + [object.pk.databaseValue])
     }
 }

@@ -213,8 +213,9 @@ struct GraphInserter {
     private func update(_ object: ObjectRef, plan: EntityWritePlan, row: [DatabaseValue], fields: PlannedFields) throws {
         let changed = plan.columns.indices.filter { fields.attributes[$0] != nil }
         guard !changed.isEmpty else { return }
-        try db.execute(sql: "UPDATE \(plan.layout.table) SET \(changed.map { "\(plan.columns[$0].column) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
-                       arguments: StatementArguments(changed.map { row[$0] } + [object.pk.databaseValue]))
+        // Bound exactly: a string with a NUL inside is stored whole.
+        try db.executeExactly(sql: "UPDATE \(plan.layout.table) SET \(changed.map { "\(plan.columns[$0].column) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                              values: changed.map { row[$0] } + [object.pk.databaseValue])
     }
 
     /// The object a relationship value stands for: a nested object (inserted), an object ID, a `{"_ref": …}`

@@ -63,8 +63,10 @@ struct ObjectLookup {
         }
         let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY Z_PK LIMIT \(limit)"
         // Prepared once per shape: `_ref` lookups repeat the same criteria keys record after record.
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-            .map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
+        // Bound exactly, so that a key with a NUL inside matches only itself.
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setExactArguments(arguments)
+        return try Row.fetchAll(statement).map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
     }
 }
 

@@ -199,7 +199,7 @@ extension RelationshipStorage {
                 }
                 touched = touched || assigning[column] != nil
                 let value = try assigning[column]
-                    ?? DatabaseValue.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE Z_PK = ?", arguments: [pk]) ?? .null
+                    ?? db.fetchExactRows(sql: "SELECT \(column) FROM \(table) WHERE Z_PK = ?", values: [pk.databaseValue]).first?.first ?? .null
                 if value.isNull { continue constraints }
                 conditions.append("\(column) = ?")
                 arguments.append(value)
@@ -212,9 +212,9 @@ extension RelationshipStorage {
             }
             guard touched else { continue }
             let sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK <> ? AND " + conditions.joined(separator: " AND ") + " LIMIT 1"
-            guard let other = try Row.fetchOne(db, sql: sql, arguments: StatementArguments([pk.databaseValue] + arguments)) else { continue }
-            let otherEntity = entityName(other[1])
-            let otherPK: Int64 = other[0]
+            guard let other = try db.fetchExactRows(sql: sql, values: [pk.databaseValue] + arguments).first else { continue }
+            let otherEntity = entityName(Int.fromDatabaseValue(other[1]) ?? 0)
+            let otherPK = Int64.fromDatabaseValue(other[0]) ?? 0
             let name = storeUUID.map { ObjectID(storeUUID: $0, entity: otherEntity, primaryKey: otherPK).description }
                 ?? "\(otherEntity)/p\(otherPK)"
             let thisName = storeUUID.map { ObjectID(storeUUID: $0, entity: entity.name, primaryKey: pk).description }

@@ -26,14 +26,7 @@ struct RawStatement {
         case .null: sqlite3_bind_null(handle, index)
         case .int64(let i): sqlite3_bind_int64(handle, index, i)
         case .double(let d): sqlite3_bind_double(handle, index, d)
-        case .string(let s):
-            var text = s
-            text.withUTF8 { bytes in
-                // A non-nil pointer even for "", which SQLite would otherwise bind as NULL.
-                let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-                _ = sqlite3_bind_text64(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                                        UInt64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
-            }
+        case .string(let s): ExactText.bind(s, to: handle, at: index)
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,

@@ -1,6 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
 import GRDB
+import GRDBSQLite
 
 /// How a result column's SQL value becomes a typed value.
 enum ResultType {
@@ -388,12 +389,13 @@ struct ProjectionQuery {
     // MARK: - Results
 
     /// The typed values of one result row.
-    func decode(_ row: Row) -> [(String, ObjectValue)] {
+    /// `statement` is the one `row` comes from: text is read from it with its byte length (``ExactText``).
+    func decode(_ row: Row, statement: SQLiteStatement) -> [(String, ObjectValue)] {
         var values: [(String, ObjectValue)] = []
         values.reserveCapacity(columns.count)
         var position = 0
         for (key, column) in columns {
-            let stored: DatabaseValue = row[position]
+            let stored = ExactText.value(statement, at: Int32(position))
             position += 1
             switch column.type {
             case .object:

@@ -18,9 +18,10 @@ extension Store {
         try withoutActuallyEscaping(body) { body in
             try read { db in
                 ProjectionFunctions.register(on: db)
-                let rows = try Row.fetchCursor(db.makeStatement(sql: query.statement.sql),
-                                               arguments: StatementArguments(query.statement.arguments))
-                while let row = try rows.next() { try body(query.decode(row)) }
+                let statement = try db.makeStatement(sql: query.statement.sql)
+                try statement.setExactArguments(query.statement.arguments)
+                let rows = try Row.fetchCursor(statement)
+                while let row = try rows.next() { try body(query.decode(row, statement: statement.sqliteStatement)) }
             }
         }
     }

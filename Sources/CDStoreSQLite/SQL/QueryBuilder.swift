@@ -1,6 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
 import GRDB
+import GRDBSQLite
 
 /// Builds the SQL of one fetch request from the store's layout: which table, which columns, which rows, in
 /// which order. Values from the request are always bound, never spliced into the SQL text.
@@ -153,7 +154,8 @@ struct QueryBuilder {
                     condition.arguments + orderArguments)
     }
 
-    func object(from row: Row) throws -> FetchedObject {
+    /// `statement` is the one `row` comes from: attribute text is read from it with its byte length (``ExactText``).
+    func object(from row: Row, statement: SQLiteStatement) throws -> FetchedObject {
         let pk: Int64 = row[0]
         let number: Int = row[1]
         let name = attributesByEntity[number]?.name ?? entity.name
@@ -161,7 +163,7 @@ struct QueryBuilder {
         var values: [(String, ObjectValue)] = []
         values.reserveCapacity(columns.count)
         for (attribute, position) in columns {
-            values.append((attribute.name, try AttributeCoding.objectValue(row[position], for: attribute, externalData: externalData)))
+            values.append((attribute.name, try AttributeCoding.objectValue(ExactText.value(statement, at: Int32(position)), for: attribute, externalData: externalData)))
         }
         return FetchedObject(primaryKey: pk, entity: name, values: values)
     }

@@ -21,36 +21,36 @@ enum SQLFunctions {
     /// Unicode case folding for case-insensitive sorting.
     static let caseFold = "cdstore_casefold"
 
-    /// Registers every function on `db`.
+    /// Registers every function on `db`, with exact text in and out (``ExactFunction``).
     static func register(on db: Database) {
-        db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { values in
+        ExactFunction.register(on: db, fold, argumentCount: 2) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return nil }
             return PredicateStringMatching.fold(text, options: options(values[1]))
-        })
-        db.add(function: DatabaseFunction(caseFold, argumentCount: 1, pure: true) { values in
+        }
+        ExactFunction.register(on: db, caseFold, argumentCount: 1) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return values[0] }
             return PredicateStringMatching.fold(text, options: .caseInsensitive)
-        })
-        db.add(function: DatabaseFunction(stringCompare, argumentCount: 4, pure: true) { values in
+        }
+        ExactFunction.register(on: db, stringCompare, argumentCount: 4) { values in
             guard let opName = String.fromDatabaseValue(values[0]), let op = ComparisonOperator(rawValue: opName),
                   let left = text(values[2]), let right = text(values[3]) else { return nil }
             return try compare(op, options(values[1]), left, right)
-        })
-        db.add(function: DatabaseFunction(lowercase, argumentCount: 1, pure: true) { values in
+        }
+        ExactFunction.register(on: db, lowercase, argumentCount: 1) { values in
             String.fromDatabaseValue(values[0]).map { $0.lowercased() } ?? values[0]
-        })
-        db.add(function: DatabaseFunction(uppercase, argumentCount: 1, pure: true) { values in
+        }
+        ExactFunction.register(on: db, uppercase, argumentCount: 1) { values in
             String.fromDatabaseValue(values[0]).map { $0.uppercased() } ?? values[0]
-        })
-        db.add(function: DatabaseFunction(power, argumentCount: 2, pure: true) { values in
+        }
+        ExactFunction.register(on: db, power, argumentCount: 2) { values in
             guard let x = Double.fromDatabaseValue(values[0]), let y = Double.fromDatabaseValue(values[1]) else { return nil }
             return Foundation.pow(x, y)
-        })
-        db.add(function: DatabaseFunction(modulus, argumentCount: 2, pure: true) { values in
+        }
+        ExactFunction.register(on: db, modulus, argumentCount: 2) { values in
             guard let x = Double.fromDatabaseValue(values[0]), let y = Double.fromDatabaseValue(values[1]) else { return nil }
             return Foundation.fmod(x, y)
-        })
-        db.add(function: DatabaseFunction(math, argumentCount: 2, pure: true) { values in
+        }
+        ExactFunction.register(on: db, math, argumentCount: 2) { values in
             guard let name = String.fromDatabaseValue(values[0]), let x = Double.fromDatabaseValue(values[1]) else { return nil }
             switch name {
             case "floor": return x.rounded(.down)
@@ -62,7 +62,7 @@ enum SQLFunctions {
             case "exp": return Foundation.exp(x)
             default: return nil
             }
-        })
+        }
     }
 
     /// One string operator, with Foundation's semantics (shared with the in-memory evaluator).

@@ -7,7 +7,8 @@ import GRDB
 /// Without options the operators compare UTF-8 bytes (``PredicateStringMatching``), and so does `GLOB` on text:
 /// the two agree whenever the needle is ASCII. ASCII bytes of stored text read as themselves both in SQLite and in
 /// Swift's repair of invalid UTF-8, and nothing else reads as ASCII in either, so even invalid text gives the same
-/// answer. A BLOB in a string column is text to `GLOB` but only valid UTF-8 to the function: it keeps the function.
+/// answer. A BLOB in a string column is text to `GLOB` but only valid UTF-8 to the function, and `GLOB` stops at a
+/// NUL inside text: both keep the function.
 enum StringGlob {
     static func fragment(_ op: ComparisonOperator, _ options: ComparisonOptions, _ left: Operand,
                          _ right: Operand) -> SQLFragment? {
@@ -29,7 +30,9 @@ enum StringGlob {
         default: "*" + escaped + "*"
         }
         let column = left.sql
-        return SQLFragment("(CASE WHEN typeof(\(column)) = 'blob' THEN \(SQLFunctions.stringCompare)('\(op.rawValue)', "
+        // GLOB reads text as a C string, up to its first NUL; text holding a NUL (found by `instr`, which reads
+        // every byte) keeps the function, which sees the whole string as it is read back.
+        return SQLFragment("(CASE WHEN typeof(\(column)) = 'blob' OR instr(\(column), char(0)) > 0 THEN \(SQLFunctions.stringCompare)('\(op.rawValue)', "
                            + "\(options.rawValue), \(column), ?) ELSE \(column) GLOB ? END)",
                            [needle.databaseValue, pattern.databaseValue])
     }

@@ -28,7 +28,9 @@ extension Store {
         let loader = RelationshipLoader(store: self, db: db, output: request.relationships,
                                         includes: RelationshipLoader.IncludeTree.parse(request.includes))
         // Not a cached statement: nested fetches (--include) may run the same SQL while this one is still open.
-        let rows = try Row.fetchCursor(db.makeStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
+        let statement = try db.makeStatement(sql: select.sql)
+        try statement.setExactArguments(select.arguments)
+        let rows = try Row.fetchCursor(statement)
         var all: [FetchedObject] = []
         var chunk: [FetchedObject] = []
         chunk.reserveCapacity(256)
@@ -38,7 +40,7 @@ extension Store {
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
-            var object = try query.object(from: row)
+            var object = try query.object(from: row, statement: statement.sqliteStatement)
             object.objectID = ObjectID(storeUUID: metadata.uuid, entity: object.entity, primaryKey: object.primaryKey)
             chunk.append(object)
             if chunk.count == 256 { try emit() }
@@ -54,7 +56,9 @@ extension Store {
         let query = try QueryBuilder(store: self, request: request)
         let count = query.countStatement()
         return try read { db in
-            try Int.fetchOne(db.cachedStatement(sql: count.sql), arguments: StatementArguments(count.arguments)) ?? 0
+            let statement = try db.cachedStatement(sql: count.sql)
+            try statement.setExactArguments(count.arguments)
+            return try Int.fetchOne(statement) ?? 0
         }
     }
 
@@ -67,7 +71,9 @@ extension Store {
         let query = try QueryBuilder(store: self, request: request)
         let keys = query.objectKeyStatement()
         let body = { (db: Database) throws -> DeleteResult in
-            let roots = try Row.fetchAll(db.cachedStatement(sql: keys.sql), arguments: StatementArguments(keys.arguments))
+            let statement = try db.cachedStatement(sql: keys.sql)
+            try statement.setExactArguments(keys.arguments)
+            let roots = try Row.fetchAll(statement)
                 .map { ObjectRef(pk: $0[0], entityNumber: $0[1]) }
             var plan = try DeletePlan(deleting: roots, store: self, db: db)
             let result = DeleteResult(requested: roots.count, byEntity: plan.countsByEntity)

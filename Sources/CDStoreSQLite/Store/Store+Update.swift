@@ -158,13 +158,14 @@ struct UpdatePlan {
 
     /// Selects, converts, validates, checks uniqueness, then (when `write`) writes. Returns the object count.
     func run(_ db: Database, write: Bool) throws -> Int {
-        let rows = try Row.fetchAll(db.makeStatement(sql: select.sql), arguments: StatementArguments(select.arguments))
+        // Read and written with exact text, so that a string with a NUL inside is neither cut nor compared short.
+        let rows = try db.fetchExactRows(sql: select.sql, values: select.arguments)
         // New values per object, converted and validated.
         var updates: [(pk: Int64, entity: Int, values: [DatabaseValue])] = []
         updates.reserveCapacity(rows.count)
         for row in rows {
-            let pk: Int64 = row[0]
-            let number: Int = row[1]
+            let pk = Int64.fromDatabaseValue(row[0]) ?? 0
+            let number = Int.fromDatabaseValue(row[1]) ?? 0
             var values: [DatabaseValue] = []
             for (index, target) in targets.enumerated() {
                 let stored: DatabaseValue
@@ -192,7 +193,8 @@ struct UpdatePlan {
                 for update in updates { try clear.execute(arguments: [update.pk]) }
             }
             for update in updates {
-                try statement.execute(arguments: StatementArguments(update.values + [update.pk.databaseValue]))
+                try statement.setExactArguments(update.values + [update.pk.databaseValue])
+                try statement.execute()
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StoreError(.constraintViolation, "update: \(error.message ?? "constraint failed")", entity: entity.name)
@@ -237,7 +239,7 @@ struct UpdatePlan {
 
     /// Two changed objects may not end up with the same values for a constraint, nor a changed object with the
     /// values of an unchanged one. Tuples with a NULL are exempt, as in SQLite's (and so Core Data's) unique indexes.
-    private func checkUniqueness(_ rows: [Row], _ updates: [(pk: Int64, entity: Int, values: [DatabaseValue])], _ db: Database) throws {
+    private func checkUniqueness(_ rows: [[DatabaseValue]], _ updates: [(pk: Int64, entity: Int, values: [DatabaseValue])], _ db: Database) throws {
         var offset = 2 + targets.count
         let changed = Set(updates.map(\.pk))
         for constraint in constraints {
@@ -269,12 +271,12 @@ struct UpdatePlan {
                     + "WHERE Z_ENT BETWEEN ? AND ? AND \(lhs) IN (\(rhs))"
                 let arguments = [constraint.owner.number.databaseValue, constraint.owner.subtreeMax.databaseValue]
                     + chunk.flatMap(\.tuple)
-                for existing in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) {
-                    let pk: Int64 = existing[0]
+                for existing in try db.fetchExactRows(sql: sql, values: arguments) {
+                    let pk = Int64.fromDatabaseValue(existing[0]) ?? 0
                     guard !changed.contains(pk) else { continue }
-                    let tuple = (0..<width).map { existing[2 + $0] as DatabaseValue }
+                    let tuple = (0..<width).map { existing[2 + $0] }
                     guard let mine = owners[DatabaseValueTuple(tuple)] else { continue }
-                    throw duplicate(constraint, mine.pk, mine.entity, tuple, with: objectID(pk, existing[1]))
+                    throw duplicate(constraint, mine.pk, mine.entity, tuple, with: objectID(pk, Int.fromDatabaseValue(existing[1]) ?? 0))
                 }
             }
         }

@@ -37,7 +37,8 @@ public enum DateParsing {
         guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         var hour = 0, minute = 0, second = 0
-        var fraction = 0.0
+        var fractionDigits = 0, fractionWidth = 0
+        var fractionText: String?
         var offset = 0
         if i < scalars.count {
             guard expect(84) || expect(116) || expect(32),
@@ -49,16 +50,15 @@ public enum DateParsing {
                 second = sec
                 if expect(46) || expect(44) {
                     let start = i
-                    var value = 0
                     while i < scalars.count, scalars[i] >= 48, scalars[i] <= 57 {
-                        if i - start < 15 { value = value * 10 + Int(scalars[i] - 48) }
+                        if i - start < 15 { fractionDigits = fractionDigits * 10 + Int(scalars[i] - 48) }
                         i += 1
                     }
                     guard i > start else { return nil }
-                    // Up to 15 digits the quotient of two exact doubles is the correctly rounded fraction, as
-                    // parsing "0.fff" would give; longer fractions are parsed as text.
-                    fraction = i - start <= 15 ? Double(value) / powersOfTen[i - start]
-                        : Double("0." + String(decoding: UnsafeBufferPointer(rebasing: scalars[start..<i]), as: UTF8.self)) ?? 0
+                    fractionWidth = i - start
+                    if fractionWidth > 15 {
+                        fractionText = "0." + String(decoding: UnsafeBufferPointer(rebasing: scalars[start..<i]), as: UTF8.self)
+                    }
                 }
             }
             if i < scalars.count {
@@ -79,9 +79,27 @@ public enum DateParsing {
         }
         guard day <= CivilCalendar.daysInMonth(year: year, month: month) else { return nil }
         let days = CivilCalendar.days(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - CivilCalendar.referenceOffset
-        return Double(seconds) + fraction - Double(offset)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - CivilCalendar.referenceOffset - offset
+        if let fractionText { return Double(seconds) + (Double(fractionText) ?? 0) }
+        return DateParsing.seconds(whole: seconds, fraction: fractionDigits, width: fractionWidth)
+    }
+
+    /// `whole` seconds plus `fraction` / 10^`width` (`width` ≤ 15) as the nearest Double when the scaled sum is an
+    /// exact Double (below 2^53: every date of years 0001–9999 to the microsecond), so that the text of a date
+    /// reads back to the Double it was printed from; otherwise the sum of the two parts.
+    /// ``ValueText/secondAndFraction(_:)`` prints with this very function, so what it prints reads back exactly.
+    static func seconds(whole: Int, fraction: Int, width: Int) -> Double {
+        guard width > 0 else { return Double(whole) }
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: powersOfTenInt[width])
+        // The fraction counts up from `whole` (rounded down), also before 2001: -1 s + 0.9995 s is -0.0005 s.
+        let total = scaled + fraction
+        if !overflow, abs(scaled) < 1 << 53, abs(total) < 1 << 53 {
+            // Both operands are exact, so the quotient is the correctly rounded value of the decimal text.
+            return Double(total) / powersOfTen[width]
+        }
+        return Double(whole) + Double(fraction) / powersOfTen[width]
     }
 
     private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
+    private static let powersOfTenInt: [Int] = (0...15).map { Int(pow(10, Double($0))) }
 }

@@ -57,13 +57,11 @@ public enum ValueText {
     /// Seconds between 1970-01-01 and Core Data's reference date 2001-01-01.
     public static let referenceDateOffset: Double = 978_307_200
 
-    /// ISO 8601 in UTC with milliseconds: `2024-05-01T12:30:00.000Z`.
+    /// ISO 8601 in UTC with milliseconds: `2024-05-01T12:30:00.000Z`; more fraction digits when the milliseconds
+    /// would not read back to the same stored Double (``secondAndFraction(_:)``).
     public static func iso8601(_ secondsSince2001: Double) -> String {
         guard secondsSince2001.isFinite else { return String(secondsSince2001) }
-        let millis = (secondsSince2001 * 1000).rounded()
-        var seconds = (millis / 1000).rounded(.down)
-        var ms = Int(millis - seconds * 1000)
-        if ms >= 1000 { seconds += 1; ms -= 1000 }
+        let (seconds, fraction, width) = secondAndFraction(secondsSince2001)
         guard abs(seconds) < 1e15 else { return String(secondsSince2001) }
         let total = Int(seconds) + CivilCalendar.referenceOffset
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
@@ -71,8 +69,40 @@ public enum ValueText {
         let (year, month, day) = CivilCalendar.date(days: days)
         let yearText = year >= 0 && year <= 9999 ? pad(year, 4) : (year < 0 ? "-" + pad(-year, 6) : "+" + pad(year, 6))
         return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(ms, 3))Z"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(fraction, width))Z"
     }
+
+    /// Whole seconds since 2001 (rounded down) and the fraction as `width` decimal digits.
+    ///
+    /// Milliseconds (`width` 3) when they read back through ``DateParsing`` to the very same Double, which is
+    /// every date written with at most milliseconds; otherwise the fewest digits, up to 15, that do, so that a
+    /// stored date with a sub-millisecond part survives export and import (docs/decisions/0007-exact-values.md).
+    /// The test is ``DateParsing/seconds(whole:fraction:width:)``, the function the parser reads with.
+    static func secondAndFraction(_ value: Double) -> (seconds: Double, fraction: Int, width: Int) {
+        let millis = (value * 1000).rounded()
+        var seconds = (millis / 1000).rounded(.down)
+        var ms = millis - seconds * 1000
+        if ms >= 1000 { seconds += 1; ms -= 1000 }
+        guard abs(value) < 1e14, DateParsing.seconds(whole: Int(seconds), fraction: Int(ms), width: 3) != value else {
+            return (seconds, Int(ms), 3)
+        }
+        let whole = value.rounded(.down)
+        // Exact: `whole` and `value` are within 1 of each other (Sterbenz) — except for values in (-1, 0), where
+        // the digits below are only a first guess that the test corrects or rejects.
+        let fraction = value - whole
+        for width in 4...15 {
+            let scaled = (fraction * powersOfTen[width]).rounded()
+            guard scaled < powersOfTen[width] else { continue }
+            for candidate in [scaled, scaled - 1, scaled + 1] where candidate >= 0 && candidate < powersOfTen[width] {
+                if DateParsing.seconds(whole: Int(whole), fraction: Int(candidate), width: width) == value {
+                    return (whole, Int(candidate), width)
+                }
+            }
+        }
+        return (seconds, Int(ms), 3)
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
 
     /// The shortest decimal text that reads back to the same Double (`0.1`, `1e-05`, `NaN`).
     public static func number(_ value: Double) -> String {
