@@ -14,7 +14,8 @@ struct ExportCommand: ParsableCommand {
         json is an array of objects; with none or several, a graph document \
         ({"format":"cdstore-graph",…,"entities":{"Entity":[…]}}) that `cdstore import` reads back into an \
         empty store as the same graph. ndjson writes one object per line with "_entity" (import reads it too). csv writes one file per entity into the \
-        --output folder (ENTITY.csv), or one entity to standard output. Dates are ISO 8601 with milliseconds, \
+        --output folder (ENTITY.csv), or one entity to standard output. Dates are ISO 8601 with milliseconds (more digits \
+        when a stored date has sub-millisecond parts, so that it reads back exactly), \
         Binary and Transformable values base64, numbers in their shortest exact form.
 
         Examples:
