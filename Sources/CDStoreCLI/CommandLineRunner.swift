@@ -60,7 +60,7 @@ public enum CommandLineRunner {
             Console.error(error.description)
             switch error.code {
             case .modelMismatch, .noModel: return ExitStatus.modelMismatch.rawValue
-            case .cannotOpen, .busy: return ExitStatus.cannotOpen.rawValue
+            case .cannotOpen, .busy, .diskFull: return ExitStatus.cannotOpen.rawValue
             default: return ExitStatus.badInput.rawValue
             }
         case let error as ModelError:

@@ -21,6 +21,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case readOnly
         /// Another process held the store's lock for longer than the busy timeout (SQLITE_BUSY).
         case busy
+        /// The disk (or the file system's quota) is full (SQLITE_FULL); the write was rolled back.
+        case diskFull
         /// SQLite reported an error.
         case sqlite
     }

@@ -130,6 +130,9 @@ public final class Store: @unchecked Sendable {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw busyError(writing: true)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            // SQLite rolls the transaction back; the store is as it was.
+            throw StoreError(.diskFull, "the disk is full (SQLite error 13); nothing was written")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }
