@@ -139,11 +139,15 @@ public enum PredicateFormatter {
         return "\(d)"
     }
 
-    /// A string in double quotes with `\`, `"` and control characters escaped.
+    /// A string in double quotes with `\`, `"` and control characters escaped, and a `%` that precedes another `%`
+    /// doubled.
     static func quote(_ s: String) -> String {
         var out = "\""
-        for scalar in s.unicodeScalars {
+        let scalars = Array(s.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() {
             switch scalar {
+            // The parser reads `%%` inside quotes as one `%`, so a `%` followed by another prints doubled.
+            case "%" where i + 1 < scalars.count && scalars[i + 1] == "%": out += "%%"
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"

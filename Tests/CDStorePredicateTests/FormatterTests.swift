@@ -48,4 +48,18 @@ import Testing
         let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .equal, right: .constant(.string(text))))
         #expect(try PredicateParser.parse(node.format) == node)
     }
+
+    /// `%%` inside quotes reads as one `%`, so `"100%%@"` printed as is read back as `"100%@"` (found by the fuzz test).
+    @Test(arguments: ["100%", "%@", "100%%@", "%%", "%%%K%", "a%%b%"])
+    func percentSignsInStringsRoundTrip(text: String) throws {
+        let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .equal, right: .constant(.string(text))))
+        #expect(try PredicateParser.parse(node.format) == node, "\(node.format)")
+    }
+
+    @Test func aLonePercentSignPrintsAsWritten() {
+        let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .like, right: .constant(.string("100% %@"))))
+        #expect(node.format == #"x LIKE "100% %@""#)
+        #expect(PredicateNode.comparison(.init(left: .keyPath("x"), op: .equal, right: .constant(.string("%%")))).format
+                == #"x == "%%%""#)
+    }
 }
