@@ -16,15 +16,27 @@ import Testing
                             "ANY ", "SUBQUERY(", "CAST(", "[cd]", "é", "\u{0}", "\n", "0x", "1e", "9999999999999999999999"]
 
     /// Parsing either succeeds or throws a CDPredicateError with a column inside the text (or just after it);
-    /// when it succeeds, the printed form parses again.
+    /// when it succeeds, the printed form parses again, to the same tree (up to the number forms the printer
+    /// documents as lossy: booleans and integral doubles read back as integers, dates to the microsecond),
+    /// and prints the same.
     static func check(_ text: String) {
+        let node: PredicateNode
         do {
-            let node = try PredicateParser.parse(text, arguments: [])
-            _ = try? PredicateParser.parse(node.format)
+            node = try PredicateParser.parse(text, arguments: [])
         } catch {
             if let column = error.column {
                 #expect(column >= 1 && column <= text.unicodeScalars.count + 1, "\(text.debugDescription)")
             }
+            return
+        }
+        let printed = node.format
+        do {
+            let again = try PredicateParser.parse(printed)
+            #expect(again.normalizingNumbers() == node.normalizingNumbers(),
+                    "\(text.debugDescription) printed \(printed.debugDescription) reads back as \(again.format.debugDescription)")
+            #expect(again.format == printed, "\(text.debugDescription) printed \(printed.debugDescription)")
+        } catch {
+            Issue.record("\(text.debugDescription) printed \(printed.debugDescription), which does not parse: \(error)")
         }
     }
 
