@@ -29,7 +29,9 @@ struct StoreCreationTests {
             let shape = try Row.fetchAll(db, sql: "PRAGMA table_info(ZSHAPE)").map { $0["name"] as String }
             #expect(shape.sorted() == ["ZLABEL", "ZRADIUS", "ZSIDE", "Z_ENT", "Z_OPT", "Z_PK"])
             let primaryKey = try Row.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'ZITEM'")!["sql"] as String
-            #expect(primaryKey.contains("Z_PK INTEGER PRIMARY KEY"))
+            #expect(primaryKey == "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFLAG INTEGER, "
+                    + "ZI16 INTEGER, ZI32 INTEGER, ZI64 INTEGER, ZDBL FLOAT, ZFLT FLOAT, ZWHEN TIMESTAMP, ZDEC DECIMAL, "
+                    + "ZLINK VARCHAR, ZSTR VARCHAR, ZBLOB BLOB, ZUID BLOB, ZXF BLOB )")
         }
     }
 
