@@ -28,7 +28,7 @@ import Testing
         let error = try #require(throws: ModelError.self) {
             try CompiledModelLoader.decode(plist, file: URL(fileURLWithPath: "/tmp/VersionInfo.mom"))
         }
-        #expect(error.description.contains("not a keyed archive"))
+        #expect(error.description == "/tmp/VersionInfo.mom: not a keyed archive (no $archiver = NSKeyedArchiver)")
         let text = try #require(throws: ModelError.self) {
             try CompiledModelLoader.decode(Data("hello".utf8), file: URL(fileURLWithPath: "/tmp/x.mom"))
         }
@@ -54,7 +54,7 @@ import Testing
         let error = try #require(throws: ModelError.self) {
             try CompiledModelLoader.decode(Data(xml.utf8), file: URL(fileURLWithPath: "/tmp/dict.mom"))
         }
-        #expect(error.description.contains("NSDictionary, not an NSManagedObjectModel"))
+        #expect(error.description == "/tmp/dict.mom: the keyed archive holds a NSDictionary, not an NSManagedObjectModel")
     }
 
     @Test func badDeflateData() throws {

@@ -105,8 +105,11 @@ struct StoreCreationTests {
             _ = try Store.open(at: store.path, model: other, options: .init(migrate: false))
         } catch let error as StoreError {
             #expect(error.code == .modelMismatch)
-            #expect(error.message.contains("134100"))
-            #expect(error.message.contains("Checked"))
+            #expect(error.message == """
+                the store was saved with a different model (Core Data error 134100) and migration is off (--no-migrate); \
+                differences from the model cached in the store ["1"]:
+                  attribute added: Checked.extra (String, optional)
+                """)
         }
     }
 
