@@ -56,6 +56,13 @@ import Testing
         #expect(try PredicateParser.parse(node.format) == node, "\(node.format)")
     }
 
+    /// A number literal beyond Double's range reads as infinity, which printed as `inf`: a key path (found by fuzzing).
+    @Test(arguments: ["a == 2.7e828", "a == -1e400", "(2 ** 4e99999) ** 2 == x"])
+    func infinityRoundTrips(text: String) throws {
+        let node = try PredicateParser.parse(text)
+        #expect(try PredicateParser.parse(node.format) == node, "\(node.format)")
+    }
+
     @Test func aLonePercentSignPrintsAsWritten() {
         let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .like, right: .constant(.string("100% %@"))))
         #expect(node.format == #"x LIKE "100% %@""#)
