@@ -16,7 +16,8 @@ import Foundation
 ///
 /// Deviations, all so that the output parses back to the same tree: `NONE` prints as `NONE` (Foundation
 /// prints `NOT ANY`), a key that is a reserved word prints with `#` (`#size`), arithmetic prints infix
-/// with only the parentheses precedence needs, and `SELF.x` prints as `x`. Because of the boolean and
+/// with only the parentheses precedence needs, `SELF.x` prints as `x`, and an infinite double prints as
+/// `1e999` / `-1e999` (Foundation: `inf`). Because of the boolean and
 /// integral-double rules, `.bool(true)` reads back as `.int(1)` and `.double(2)` as `.int(2)`.
 public enum PredicateFormatter {
     /// Prints a predicate.
@@ -126,6 +127,8 @@ public enum PredicateFormatter {
         case .null: return "nil"
         case .bool(let b): return b ? "1" : "0"
         case .int(let i): return String(i)
+        // A literal too large for a Double reads as infinity; Swift would print `inf`, which reads back as a key.
+        case .double(let d) where d.isInfinite: return d < 0 ? "-1e999" : "1e999"
         case .double(let d): return formatNumber(d)
         case .string(let s): return quote(s)
         case .date(let d): return "CAST(" + String(format: "%f", d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
@@ -139,11 +142,15 @@ public enum PredicateFormatter {
         return "\(d)"
     }
 
-    /// A string in double quotes with `\`, `"` and control characters escaped.
+    /// A string in double quotes with `\`, `"` and control characters escaped, and a `%` that precedes another `%`
+    /// doubled.
     static func quote(_ s: String) -> String {
         var out = "\""
-        for scalar in s.unicodeScalars {
+        let scalars = Array(s.unicodeScalars)
+        for (i, scalar) in scalars.enumerated() {
             switch scalar {
+            // The parser reads `%%` inside quotes as one `%`, so a `%` followed by another prints doubled.
+            case "%" where i + 1 < scalars.count && scalars[i + 1] == "%": out += "%%"
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreTestSupport
 import Foundation
 import Testing
@@ -84,5 +85,28 @@ func assertSnapshot(_ output: String, named name: String, sourceLocation: Source
               actual:   \(first < actualLines.count ? actualLines[first] : "<end>")
             (run with CDSTORE_RECORD_SNAPSHOTS=1 to accept the new output)
             """, sourceLocation: sourceLocation)
+    }
+}
+
+/// Parses `output` (JSON, store UUIDs anonymized) and `expected` (JSON text) with cdstore's JSON reader and
+/// compares the whole values, keys in order; a fragment check would pass on output that merely holds the piece.
+func expectJSON(_ output: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        let actual = try JSONReader.parse(Sandbox.anonymized(output))
+        let wanted = try JSONReader.parse(expected)
+        #expect(actual == wanted, "\nactual:   \(output)\nexpected: \(expected)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("not JSON: \(error)\n\(output)", sourceLocation: sourceLocation)
+    }
+}
+
+/// `expectJSON` for NDJSON output: one expected JSON text per line, in order.
+func expectNDJSON(_ output: String, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(output.isEmpty || output.hasSuffix("\n"), "NDJSON output does not end with a newline", sourceLocation: sourceLocation)
+    let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast(output.hasSuffix("\n") ? 1 : 0)
+    #expect(lines.count == expected.count, "\(lines.count) lines, expected \(expected.count):\n\(output)",
+            sourceLocation: sourceLocation)
+    for (line, wanted) in zip(lines, expected) {
+        expectJSON(String(line), wanted, sourceLocation: sourceLocation)
     }
 }

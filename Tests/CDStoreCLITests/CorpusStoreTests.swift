@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreTestSupport
 import Foundation
 import Testing
@@ -56,7 +57,19 @@ struct CorpusStoreTests {
         #expect(export.status == 0, "\(item): \(export.stderr)")
         let lines = export.stdout.split(separator: "\n")
         #expect(lines.count == (try Self.entityRows(store)), "\(item): every object once")
-        #expect(lines.allSatisfy { $0.contains(#""_entity":"#) && $0.hasPrefix(#"{"_id":"x-coredata://"#) })
+        // Each line is one JSON object that starts with its object ID and names its entity.
+        for line in lines {
+            guard case .object(let members)? = try? JSONReader.parse(String(line)),
+                  case .string(let id)? = members.first.map(\.1), members.first?.0 == "_id",
+                  case .string(let entity)? = members.first(where: { $0.0 == "_entity" })?.1
+            else {
+                Issue.record("\(item): not an object with \"_id\" first and an \"_entity\": \(line.prefix(200))")
+                break
+            }
+            let parts = id.hasPrefix("x-coredata://") ? id.dropFirst("x-coredata://".count).split(separator: "/") : []
+            #expect(parts.count == 3 && parts[1] == entity && parts[2].first == "p" && Int(parts[2].dropFirst()) != nil,
+                    "\(item): \(line.prefix(200))")
+        }
         #expect(storeBytes(store) == before, "\(item): reading changed the store")
     }
 

@@ -19,7 +19,7 @@ struct SeedCommandTests {
         let employees = try box.write("Employee.csv", "employeeNumber,firstName,lastName,hiredAt\n2001,Ida,Ito,2022-01-03\n")
         let first = try seed(box.path("a.sqlite"), [Self.data, employees])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("Company.json: 1 Company object") && first.stdout.contains("Employee.csv: 1 Employee object"))
+        #expect(first.stdout == "\(Self.data): 1 Company object\n\(employees): 1 Employee object\nwrote \(box.path("a.sqlite"))\n")
         #expect(try seed(box.path("b.sqlite"), [Self.data, employees]).status == 0)
         let a = FileManager.default.contents(atPath: box.path("a.sqlite")), b = FileManager.default.contents(atPath: box.path("b.sqlite"))
         #expect(a != nil && a == b, "two seeds of the same data differ")
@@ -51,7 +51,7 @@ struct SeedCommandTests {
         let box = try Sandbox()
         let out = try box.write("Seed.sqlite", "not a store")
         let refused = try seed(out, [Self.data])
-        #expect(refused.status == 2 && refused.stderr.contains("exists"))
+        #expect(refused.status == 2 && refused.stderr == "error: \(out) exists; remove it or give --force\n")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "not a store")
         #expect(try seed(out, [Self.data], extra: ["--force"]).status == 0)
     }
@@ -61,9 +61,10 @@ struct SeedCommandTests {
         let bad = try box.write("Employee.ndjson", #"{"employeeNumber": 1, "firstName": "A", "lastName": "B", "age": 7}"# + "\n")
         let result = try seed(box.path("Seed.sqlite"), [Self.data, bad])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Employee.ndjson") && result.stderr.contains("'age'"), "\(result.stderr)")
+        #expect(result.stderr == "error: \(bad): record 1 (line 1): entity 'Employee', attribute 'age': 7 is less than the minimum 16\n")
         #expect(!FileManager.default.fileExists(atPath: box.path("Seed.sqlite")))
         let unknown = try box.write("Nope.csv", "a\n1\n")
-        #expect(try seed(box.path("Seed.sqlite"), [unknown]).stderr.contains("not named after an entity"))
+        #expect(try seed(box.path("Seed.sqlite"), [unknown]).stderr
+                == "error: \(unknown): not named after an entity of the model (Nope), and not a .json graph document\n")
     }
 }

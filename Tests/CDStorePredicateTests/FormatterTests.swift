@@ -48,4 +48,25 @@ import Testing
         let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .equal, right: .constant(.string(text))))
         #expect(try PredicateParser.parse(node.format) == node)
     }
+
+    /// `%%` inside quotes reads as one `%`, so `"100%%@"` printed as is read back as `"100%@"` (found by the fuzz test).
+    @Test(arguments: ["100%", "%@", "100%%@", "%%", "%%%K%", "a%%b%"])
+    func percentSignsInStringsRoundTrip(text: String) throws {
+        let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .equal, right: .constant(.string(text))))
+        #expect(try PredicateParser.parse(node.format) == node, "\(node.format)")
+    }
+
+    /// A number literal beyond Double's range reads as infinity, which printed as `inf`: a key path (found by fuzzing).
+    @Test(arguments: ["a == 2.7e828", "a == -1e400", "(2 ** 4e99999) ** 2 == x"])
+    func infinityRoundTrips(text: String) throws {
+        let node = try PredicateParser.parse(text)
+        #expect(try PredicateParser.parse(node.format) == node, "\(node.format)")
+    }
+
+    @Test func aLonePercentSignPrintsAsWritten() {
+        let node = PredicateNode.comparison(.init(left: .keyPath("x"), op: .like, right: .constant(.string("100% %@"))))
+        #expect(node.format == #"x LIKE "100% %@""#)
+        #expect(PredicateNode.comparison(.init(left: .keyPath("x"), op: .equal, right: .constant(.string("%%")))).format
+                == #"x == "%%%""#)
+    }
 }

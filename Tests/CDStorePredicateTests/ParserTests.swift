@@ -250,7 +250,13 @@ extension ExpressionNode {
         case .aggregate(let m): return .aggregate(m.map { $0.normalizingNumbers() })
         case .function(let n, let a): return .function(n, a.map { $0.normalizingNumbers() })
         case .arithmetic(let op, let l, let r): return .arithmetic(op, l.normalizingNumbers(), r.normalizingNumbers())
-        case .negate(let e): return .negate(e.normalizingNumbers())
+        case .negate(let e):
+            // `-YES` prints as `-1`, which reads back as the literal -1 (a minus folds into a number literal).
+            switch e.normalizingNumbers() {
+            case .constant(.int(let i)) where i != .min: return .constant(.int(-i))
+            case .constant(.double(let d)): return .constant(PredicateValue.double(-d).normalizingNumbers())
+            case let inner: return .negate(inner)
+            }
         case .index(let b, .expression(let i)): return .index(b.normalizingNumbers(), .expression(i.normalizingNumbers()))
         case .index(let b, let i): return .index(b.normalizingNumbers(), i)
         case .subquery(let c, let v, let p):

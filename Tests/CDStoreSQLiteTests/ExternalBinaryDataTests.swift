@@ -66,8 +66,8 @@ import Testing
             _ = try AttributeCoding.objectValue(value, for: Self.attribute, externalData: location)
             Issue.record("a missing external file must be an error")
         } catch let error as StoreError {
-            #expect(error.description.contains("NOT-THERE"))
-            #expect(error.description.contains("134185"))
+            let folder = store.deletingLastPathComponent().appendingPathComponent(".Photos_SUPPORT/_EXTERNAL_DATA").path
+            #expect(error.description == "external data file 'NOT-THERE' is missing from \(folder) (Core Data error 134185)")
             #expect(error.property == "thumbnail")
         }
     }

@@ -47,7 +47,9 @@ struct GraphFetchTests {
         #expect(ann.entity == "Employee")
         #expect(ann.record(nameEntityUnless: "Person").dictionaryKeys.prefix(2) == ["_id", "_entity"])
         #expect(ann.record(nameEntityUnless: "Employee").dictionaryKeys.first == "_id")
-        #expect(!ann.record(nameEntityUnless: "Employee").dictionaryKeys.contains("_entity"))
+        #expect(ann.record(nameEntityUnless: "Employee").dictionaryKeys
+                == ["_id", "createdAt", "name", "email", "employeeNumber", "salary", "badge", "friends", "organization", "projects",
+                    "manager", "reports"])
         #expect(ann["badge"] == .string(store.uri("Badge", 1)))
         #expect(ann["manager"] == .string(store.uri("Employee", 2)))
         #expect(ann["organization"] == .string(store.uri("Organization", 4)))
@@ -78,7 +80,7 @@ struct GraphFetchTests {
         // Not included: still URIs.
         #expect(org["tags"] == .array([.string(store.uri("Tag", 1)), .string(store.uri("Tag", 2))]))
         let wrong = errorText { _ = try store.fetch(ObjectFetchRequest(entity: "Organization", includes: ["membres"])) } ?? ""
-        #expect(wrong.contains("no relationship 'membres'") && wrong.contains("members"), "\(wrong)")
+        #expect(wrong == "entity 'Organization': --include: no relationship 'membres'; did you mean 'members'?")
         // A relationship of a sub-entity can be included from the parent (Employee.manager from Person).
         let people = try store.fetch(ObjectFetchRequest(entity: "Person", includes: ["manager"]))
         #expect(people[0]["manager"]?.field("name") == .string("Max"))

@@ -120,7 +120,11 @@ struct MigrationCorpusTests {
         }
         let destination = try ModelLoader.load(Corpus.models.appendingPathComponent(bundle + ".xcdatamodeld").path, version: version)
         let before = try Store.open(at: path, loaded: destination, options: .init(readOnly: true))
-        #expect(before.warnings.contains { $0.contains("without migrating") })
+        // One warning, naming the version the store was saved with (an earlier one than `version`).
+        #expect(before.warnings.count == 1)
+        #expect(before.warnings.allSatisfy {
+            $0.wholeMatch(of: /the store was saved with "[^"]+", not with the model given; read with that version, without migrating/) != nil
+        }, "\(before.warnings)")
         var counts: [String: Int] = [:]
         for entity in before.model.entities where !entity.isAbstract {
             counts[entity.name] = try before.count(ObjectFetchRequest(entity: entity.name, includesSubentities: false))
