@@ -58,12 +58,12 @@ bench: release
 	  { echo "installing sqlite-utils (pip)"; python3 -m pip install --quiet sqlite-utils; }
 	@ROWS=$(ROWS) RUNS=$(RUNS) Scripts/bench.sh .build/release/cdstore
 
-# Concurrent writers and readers at full size (4 × 25,000 records, 2 readers, WAL and DELETE journal), five times,
-# and a model of 10,000 entities; `make test` runs the same suites smaller (1,500 records per writer, 2,000 entities).
+# Concurrency, killed writers, a full disk, exact values and limits at full size, RELIABILITY_RUNS times each (default 5): a
+# table of case, runs, failures in bench/RELIABILITY.md. `make test` runs the same suites once, smaller.
+RELIABILITY_RUNS ?= 5
 reliability: setup
 	$(SWIFT) build --build-tests
-	CDSTORE_RELIABILITY_RECORDS=25000 CDSTORE_RELIABILITY_ROUNDS=5 $(SWIFT) test --skip-build --filter ConcurrentWritersTests
-	CDSTORE_LARGE_MODEL_ENTITIES=10000 $(SWIFT) test --skip-build --filter LargeModelTests
+	@RUNS=$(RELIABILITY_RUNS) SWIFT=$(SWIFT) Scripts/reliability.sh
 
 fidelity: build
 	python3 ../shared/checks/fidelity.py .build/debug/cdstore -v

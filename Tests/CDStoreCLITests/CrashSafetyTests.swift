@@ -8,6 +8,8 @@ import Testing
 struct CrashSafetyTests {
     static let model = Corpus.packageRoot.appendingPathComponent("Schemas/People.json").path
     static var rounds: Int { ProcessInfo.processInfo.environment["CDSTORE_RELIABILITY_ROUNDS"].flatMap(Int.init) ?? 2 }
+    /// The seed of the kill moments: fixed for `make test`, a new one for each run of `make reliability`.
+    static var seed: UInt64 { ProcessInfo.processInfo.environment["CDSTORE_RELIABILITY_SEED"].flatMap(UInt64.init) ?? 0 }
 
     static func people(_ count: Int, in folder: URL) throws -> String {
         var text = ""
@@ -41,7 +43,7 @@ struct CrashSafetyTests {
     }
 
     @Test func insertKilledAtRandomMomentsLeavesAllOrNothing() throws {
-        var random = SeededGenerator(state: 12)
+        var random = SeededGenerator(state: 12 &+ Self.seed)
         let folder = try temporaryDirectory()
         let input = try Self.people(60_000, in: folder)
         for round in 0..<Self.rounds {
@@ -54,7 +56,7 @@ struct CrashSafetyTests {
     }
 
     @Test func importKilledAtRandomMomentsLeavesAllOrNothing() throws {
-        var random = SeededGenerator(state: 13)
+        var random = SeededGenerator(state: 13 &+ Self.seed)
         let folder = try temporaryDirectory()
         let source = folder.appendingPathComponent("Source.sqlite").path
         #expect(try CLIRunner.run(["insert", "Person", "--file", try Self.people(40_000, in: folder),
