@@ -17,6 +17,7 @@ cases=(
   "a lock held past --busy-timeout: exit 4, holder named, store unchanged|ConcurrentWritersTests/aWriterThatCannot"
   "insert killed with SIGKILL at a random moment: all or nothing, verifies|CrashSafetyTests/insertKilled"
   "import killed with SIGKILL at a random moment: all or nothing, verifies|CrashSafetyTests/importKilled"
+  "migration killed with SIGKILL midway: the next run finishes it with every row|CrashSafetyTests/aMigrationKilled"
   "disk full (1 MiB tmpfs): clean error, store unchanged|CrashSafetyTests/aFullDisk"
   "exact values through JSON, NDJSON, CSV and back|ExactValuesTests"
   "NUL, lone surrogates and other text bound and read whole|ExactTextTests"

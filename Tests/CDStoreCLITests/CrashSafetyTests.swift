@@ -71,6 +71,30 @@ struct CrashSafetyTests {
         }
     }
 
+    @Test func aMigrationKilledMidwayFinishesOnTheNextRunWithEveryRow() throws {
+        var random = SeededGenerator(state: 14 &+ Self.seed)
+        let staff = Corpus.schemas.appendingPathComponent("Staff.xcdatamodeld").path
+        let folder = try temporaryDirectory()
+        var text = ""
+        // Enough rows that the migration takes about a second, so that the kill lands inside it.
+        for i in 0..<150_000 { text += #"{"name":"E\#(i)","age":\#(20 + i % 50),"salary":\#(i)}"# + "\n" }
+        let input = folder.appendingPathComponent("employees.ndjson")
+        try Data(text.utf8).write(to: input)
+        for round in 0..<Self.rounds {
+            let store = folder.appendingPathComponent("Staff\(round).sqlite").path
+            let load = try CLIRunner.run(["insert", "Employee", "--file", input.path, "--model", staff, "--model-version", "Staff",
+                                          "--store", store])
+            #expect(load.status == 0, "\(load.stderr)")
+            _ = try kill(["migrate", "--model", staff, "--no-backup", "--store", store],
+                         after: Double.random(in: 0.05...0.8, using: &random))
+            let again = try CLIRunner.run(["migrate", "--model", staff, "--no-backup", "--store", store])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try CLIRunner.run(["count", "Employee", "--model", staff, "--store", store]).stdout == "150000\n")
+            let verify = try CLIRunner.run(["verify", "--model", staff, "--store", store])
+            #expect(verify.stdout == "ok\n", "\(verify.stdout)\(verify.stderr)")
+        }
+    }
+
     /// A small tmpfs stands for a full disk; without the right to mount one (not root, no tmpfs) the test says so
     /// and passes.
     @Test func aFullDiskGivesACleanErrorAndAnUnchangedStore() throws {
