@@ -1,4 +1,4 @@
-import CDStoreModel
+@testable import CDStoreModel
 import Foundation
 import Testing
 
@@ -32,5 +32,55 @@ struct ModelFuzzRegressionTests {
             + Array("\" representedClassName=\"Cafe\"/>\n</model>\n".utf8)
         let loaded = try xml(bytes)
         #expect(loaded.model.entities.map(\.name) == ["Café"])
+    }
+}
+
+/// Inputs fuzz-plist and fuzz-compiled-model found that trapped or asked for an impossible allocation.
+@Suite("Fuzz regressions: property lists and archives")
+struct ArchiveFuzzRegressionTests {
+    /// `bplist00`, one object, a one-entry offset table and the trailer.
+    func bplist(object: [UInt8], offsetTable: [UInt8], offsetSize: UInt8) -> [UInt8] {
+        func be64(_ n: Int) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: n >> (56 - 8 * $0)) } }
+        let table = 8 + object.count
+        return Array("bplist00".utf8) + object + offsetTable
+            + [0, 0, 0, 0, 0, 0, offsetSize, 1] + be64(1) + be64(0) + be64(table)
+    }
+
+    /// A UID of 2^64 - 1 trapped converting to `Int` (fuzz-plist).
+    @Test func aUIDTooLargeForIntIsAnError() {
+        let bytes = bplist(object: [0x87] + Array(repeating: 0xFF, count: 8), offsetTable: [8], offsetSize: 1)
+        #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(bytes) }
+    }
+
+    /// The same for an 8-byte entry in the offset table.
+    @Test func anOffsetTooLargeForIntIsAnError() {
+        let bytes = bplist(object: [0x08], offsetTable: Array(repeating: 0xFF, count: 8), offsetSize: 8)
+        #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(bytes) }
+    }
+
+    func archive() throws -> KeyedArchive {
+        try KeyedArchive(plist: .dictionary([
+            "$archiver": .string("NSKeyedArchiver"), "$top": .dictionary(["root": .uid(1)]),
+            "$objects": .array([.string("$null"), .dictionary([:])]),
+        ]))
+    }
+
+    /// An archived NSDecimalNumber default with exponent 2^60 asked for a string of 2^60 zeros
+    /// (fuzz-compiled-model); one with Int64.min trapped negating it. Neither is an NSDecimal.
+    @Test func aDecimalWithAnImpossibleExponentIsNotADecimal() throws {
+        let formatter = ArchivedPredicateFormatter(archive: try archive())
+        for exponent in [Int64(1) << 60, .min, 128, -129] {
+            #expect(formatter.decimalText(["NS.mantissa": .data([1, 0]), "NS.exponent": .int(exponent)]) == nil)
+        }
+        #expect(formatter.decimalText(["NS.mantissa": .data([0xCF, 0x07]), "NS.exponent": .int(-2)]) == "19.99")
+        #expect(formatter.decimalText(["NS.mantissa": .data([1, 0]), "NS.exponent": .int(127)])
+            == "1" + String(repeating: "0", count: 127))
+    }
+
+    /// A mantissa longer than NSDecimal's 8 words is refused rather than converted in quadratic time.
+    @Test func aDecimalWithAnOverlongMantissaIsNotADecimal() throws {
+        let formatter = ArchivedPredicateFormatter(archive: try archive())
+        let long = PropertyListValue.data(Array(repeating: 0xFF, count: 100_000))
+        #expect(formatter.decimalText(["NS.mantissa": long, "NS.exponent": .int(0)]) == nil)
     }
 }
