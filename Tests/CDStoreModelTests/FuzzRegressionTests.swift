@@ -26,7 +26,20 @@ struct ModelFuzzRegressionTests {
         #expect { try xml(bytes) } throws: { error in (error as? ModelError)?.code == .malformedXML }
     }
 
-    /// A document in another declared encoding is not checked as UTF-8.
+    /// An unknown declared encoding is read as UTF-8 by libxml2, so it is checked as UTF-8 (fuzz-xml-model).
+    @Test func anUnknownDeclaredEncodingIsCheckedAsUTF8() {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"Ucode 4.3\"?>\n<model>\n<entity name=\"A\">\n<".utf8)
+            + [0xFF, 0xFF] + Array("ibute name=\"x\"/>\n</entity>\n</model>\n".utf8)
+        #expect { try xml(bytes) } throws: { error in (error as? ModelError)?.code == .malformedXML }
+    }
+
+    /// `encoding=` outside the XML declaration is not a declared encoding.
+    @Test func anEncodingAttributeOnTheModelIsNotADeclaration() {
+        let bytes = Array("<model encoding=\"latin1\">\n<".utf8) + [0xFF] + Array("x/>\n</model>\n".utf8)
+        #expect { try xml(bytes) } throws: { error in (error as? ModelError)?.code == .malformedXML }
+    }
+
+    /// A document declared ISO-8859-1 is not checked as UTF-8.
     @Test func aLatin1DocumentStillLoads() throws {
         let bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<model>\n<entity name=\"Caf".utf8) + [0xE9]
             + Array("\" representedClassName=\"Cafe\"/>\n</model>\n".utf8)

@@ -37,20 +37,23 @@ public enum XcodeModelReader {
                            sourceMap: delegate.sourceMap)
     }
 
-    /// Where a UTF-8 document (no other `encoding=` declared, no UTF-16 byte order mark) first has bytes that are
-    /// not UTF-8, or nil. Such a file is not well-formed XML, and it must be refused before `XMLParser` sees it:
-    /// libxml2 passes an element or attribute name with such bytes to swift-corelibs-foundation's `XMLParser`,
-    /// which traps on it (found by Fuzz/ fuzz-xml-model).
+    /// Where the document first has bytes that are not UTF-8, or nil. Such a file is not well-formed XML, and it must
+    /// be refused before `XMLParser` sees it: libxml2 passes an element or attribute name with such bytes to
+    /// swift-corelibs-foundation's `XMLParser`, which traps on it (found by Fuzz/ fuzz-xml-model). Only UTF-16 (a byte
+    /// order mark or NULs) and a declared ISO-8859-1, which libxml2 always converts, are exempt: an unknown declared
+    /// encoding is read as UTF-8 and traps just the same.
     static func firstInvalidUTF8(_ data: Data) -> (line: Int, column: Int)? {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) {
             return nil
         }
-        if let end = bytes.prefix(200).firstIndex(of: UInt8(ascii: ">")) {
+        if bytes.starts(with: Array("<?xml ".utf8)), let end = bytes.prefix(200).firstIndex(of: UInt8(ascii: ">")) {
             let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
             if let range = declaration.range(of: "encoding=") {
                 let name = declaration[range.upperBound...].drop { $0 == "\"" || $0 == "'" }
-                if !name.hasPrefix("utf-8") && !name.hasPrefix("utf8") { return nil }
+                if ["iso-8859-1\"", "iso-8859-1'", "latin1\"", "latin1'"].contains(where: { name.hasPrefix($0) }) {
+                    return nil
+                }
             }
         }
         var parser = Unicode.UTF8.ForwardParser()
