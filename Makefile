@@ -80,21 +80,26 @@ FUZZ_RUNS ?= 2000
 FUZZ_TARGETS ?= predicate xml-model json-model compiled-model plist ndjson json-records csv
 # Leak checks are off: Foundation (CFError, XMLParser) leaks small objects on error paths cdstore does not own.
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -detect_leaks=0
-FUZZ_BIN := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 .build-fuzz/debug
+FUZZ_BIN := .build-fuzz/debug
+# No Swift crash backtracer under AddressSanitizer: it reads the dead process's memory and shows up as a false report.
+FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
+FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
+	  xml-model) echo -dict=Fuzz/Dictionaries/xml.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
+	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
 
 fuzz-build: setup
 	$(SWIFT) build -c debug --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
 
 fuzz: fuzz-build
-	@mkdir -p .build-fuzz/artifacts; failed=""; \
+	@mkdir -p .build-fuzz/artifacts .build-fuzz/logs; failed=""; \
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p .build-fuzz/corpus/$$t; \
-	  echo "== fuzz-$$t for $(FUZZ_SECONDS) s ($$(date -u +%H:%M:%S))"; \
-	  nice -n 19 $(FUZZ_BIN)/fuzz-$$t $(FUZZ_LIMITS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	    -artifact_prefix=.build-fuzz/artifacts/$$t- $$(t=$$t; case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
-	      xml-model) echo -dict=Fuzz/Dictionaries/xml.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
-	      json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac) \
-	    .build-fuzz/corpus/$$t Fuzz/Corpus/$$t 2>&1 | tail -n 25 || failed="$$failed $$t"; \
+	  echo "== fuzz-$$t for $(FUZZ_SECONDS) s from $$(date -u +%H:%M:%S), log in .build-fuzz/logs/$$t.log"; \
+	  if $(FUZZ_ENV) nice -n 19 $(FUZZ_BIN)/fuzz-$$t $(FUZZ_LIMITS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	      -artifact_prefix=.build-fuzz/artifacts/$$t- $$($(FUZZ_DICT)) .build-fuzz/corpus/$$t Fuzz/Corpus/$$t \
+	      >.build-fuzz/logs/$$t.log 2>&1; \
+	  then grep -E '^Done|peak_rss' .build-fuzz/logs/$$t.log; \
+	  else tail -n 40 .build-fuzz/logs/$$t.log; failed="$$failed $$t"; fi; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: findings in$$failed (see .build-fuzz/artifacts/)"; exit 1; fi
 
@@ -102,10 +107,10 @@ fuzz-ci: fuzz-build
 	@failed=""; \
 	for t in $(FUZZ_TARGETS); do \
 	  rm -rf .build-fuzz/ci/$$t; mkdir -p .build-fuzz/ci/$$t .build-fuzz/artifacts; \
-	  $(FUZZ_BIN)/fuzz-$$t $(FUZZ_LIMITS) -runs=$(FUZZ_RUNS) -seed=1 -artifact_prefix=.build-fuzz/artifacts/$$t- \
-	    .build-fuzz/ci/$$t Fuzz/Corpus/$$t >.build-fuzz/ci/$$t.log 2>&1 \
-	    && echo "fuzz-$$t: ok ($$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' .build-fuzz/ci/$$t.log))" \
-	    || { echo "fuzz-$$t: FAILED"; tail -n 40 .build-fuzz/ci/$$t.log; failed="$$failed $$t"; }; \
+	  if $(FUZZ_ENV) $(FUZZ_BIN)/fuzz-$$t $(FUZZ_LIMITS) -runs=$(FUZZ_RUNS) -seed=1 $$($(FUZZ_DICT)) \
+	      -artifact_prefix=.build-fuzz/artifacts/$$t- .build-fuzz/ci/$$t Fuzz/Corpus/$$t >.build-fuzz/ci/$$t.log 2>&1; \
+	  then echo "fuzz-$$t: ok ($$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' .build-fuzz/ci/$$t.log))"; \
+	  else echo "fuzz-$$t: FAILED"; tail -n 40 .build-fuzz/ci/$$t.log; failed="$$failed $$t"; fi; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz-ci: findings in$$failed"; exit 1; fi
 
