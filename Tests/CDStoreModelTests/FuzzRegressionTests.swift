@@ -1,4 +1,5 @@
 @testable import CDStoreModel
+import CDStoreTestSupport
 import Foundation
 import Testing
 
@@ -95,5 +96,33 @@ struct ArchiveFuzzRegressionTests {
         let formatter = ArchivedPredicateFormatter(archive: try archive())
         let long = PropertyListValue.data(Array(repeating: 0xFF, count: 100_000))
         #expect(formatter.decimalText(["NS.mantissa": long, "NS.exponent": .int(0)]) == nil)
+    }
+}
+
+/// A compiled model fuzz-compiled-model damaged: the SwiftGen corpus model with "bplist01" for "bplist00" and 47 other
+/// bytes changed. Foundation's binary plist parser, which read every version but 00, crashed on it (a null metadata
+/// pointer bridging an NSSet); other versions are now refused up front.
+@Suite("Fuzz regressions: compiled models")
+struct CompiledModelFuzzRegressionTests {
+    static let patch: [(Int, UInt8)] = [
+        (7, 0x31), (354, 0x8D), (355, 0x8B), (356, 0xAB), (357, 0x9A), (358, 0x92), (359, 0x8F), (360, 0x93),
+        (361, 0xA0), (410, 0x00), (411, 0x40), (412, 0x80), (996, 0x90), (997, 0x8B), (998, 0x96), (999, 0x90),
+        (1829, 0xCB), (2008, 0x0F), (2088, 0x30), (2093, 0x4E), (2094, 0x53), (2095, 0x44), (2096, 0x65),
+        (2097, 0x72), (2098, 0x69), (2099, 0x76), (2100, 0x61), (2101, 0x74), (2102, 0x69), (2103, 0x6F),
+        (2104, 0x6E), (2105, 0x45), (2106, 0x78), (2107, 0x70), (2108, 0x72), (2109, 0x65), (2110, 0x73),
+        (2111, 0x73), (2112, 0x69), (2113, 0x6F), (2114, 0x6E), (2173, 0xDB), (2291, 0x34), (2594, 0x75),
+        (3477, 0x00), (3478, 0xD3), (3832, 0x09), (4138, 0x30),
+    ]
+
+    @Test func aBinaryPlistOfAnotherVersionIsRefusedNotHandedToFoundation() throws {
+        let mom = Corpus.compiled.appendingPathComponent("SwiftGen__SwiftGen__Model.momd/Model.mom")
+        var bytes = [UInt8](try Data(contentsOf: mom))
+        try #require(bytes.count == 4549)
+        for (offset, byte) in Self.patch { bytes[offset] = byte }
+        let error = try #require(throws: ModelError.self) {
+            try CompiledModelLoader.decode(Data(bytes), file: URL(fileURLWithPath: "/fuzz/Model.mom"))
+        }
+        #expect(error.code == .unsupportedFormat)
+        #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(Array("bplist01".utf8) + [0, 0]) }
     }
 }

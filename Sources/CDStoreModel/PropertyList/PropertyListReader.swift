@@ -20,6 +20,11 @@ public enum PropertyListReader {
             var reader = BinaryReader(bytes: bytes)
             return try reader.parse()
         }
+        // Foundation would read other versions (`bplist01`…) as binary too, with a parser that crashes on some damaged
+        // files (found by fuzz-compiled-model); Core Data writes only `bplist00`.
+        if bytes.starts(with: Array("bplist".utf8)) {
+            throw Failure(description: "binary property list of an unsupported version (expected bplist00)")
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, format: nil)
