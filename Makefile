@@ -9,6 +9,8 @@
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
+#   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
+#   make fuzz-ci   run each fuzz target for FUZZ_RUNS (2000) inputs over its saved corpus only (Fuzz/README.md)
 #   make clean     remove build products
 
 PREFIX ?= /usr/local
@@ -18,7 +20,7 @@ BENCH_PACKAGES := sqlite3 time
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo install bench reliability fidelity lint clean
+.PHONY: setup build release test demo install bench reliability fidelity lint fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -71,5 +73,47 @@ fidelity: build
 lint:
 	@find Sources Tests -name '*.swift' | xargs wc -l | awk '$$2 != "total" && $$1 > 500 {print; bad=1} END {exit bad}'
 
+# Fuzzing (Fuzz/README.md). Sanitized builds go to their own scratch path so they never touch .build.
+# A finding (crash, sanitizer report, timeout, over-large allocation) is written to .build-fuzz/artifacts/;
+# every target still runs, and the make fails at the end if any target found something.
+FUZZ_SECONDS ?= 600
+FUZZ_RUNS ?= 2000
+FUZZ_TARGETS ?= predicate xml-model json-model compiled-model plist ndjson json-records csv
+# Leak checks are off: Foundation (CFError, XMLParser) leaks small objects on error paths cdstore does not own.
+FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -detect_leaks=0
+FUZZ_BIN := .build-fuzz/debug
+# No Swift crash backtracer under AddressSanitizer: it reads the dead process's memory and shows up as a false report.
+FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
+FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
+	  xml-model) echo -dict=Fuzz/Dictionaries/xml.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
+	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
+
+fuzz-build: setup
+	$(SWIFT) build -c debug --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+
+fuzz: fuzz-build
+	@mkdir -p .build-fuzz/artifacts .build-fuzz/logs; failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build-fuzz/corpus/$$t; \
+	  echo "== fuzz-$$t for $(FUZZ_SECONDS) s from $$(date -u +%H:%M:%S), log in .build-fuzz/logs/$$t.log"; \
+	  if $(FUZZ_ENV) nice -n 19 $(FUZZ_BIN)/fuzz-$$t $(FUZZ_LIMITS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	      -artifact_prefix=.build-fuzz/artifacts/$$t- $$($(FUZZ_DICT)) .build-fuzz/corpus/$$t Fuzz/Corpus/$$t \
+	      >.build-fuzz/logs/$$t.log 2>&1; \
+	  then grep -E '^Done|peak_rss' .build-fuzz/logs/$$t.log; \
+	  else tail -n 40 .build-fuzz/logs/$$t.log; failed="$$failed $$t"; fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in$$failed (see .build-fuzz/artifacts/)"; exit 1; fi
+
+fuzz-ci: fuzz-build
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  rm -rf .build-fuzz/ci/$$t; mkdir -p .build-fuzz/ci/$$t .build-fuzz/artifacts; \
+	  if $(FUZZ_ENV) $(FUZZ_BIN)/fuzz-$$t $(FUZZ_LIMITS) -runs=$(FUZZ_RUNS) -seed=1 $$($(FUZZ_DICT)) \
+	      -artifact_prefix=.build-fuzz/artifacts/$$t- .build-fuzz/ci/$$t Fuzz/Corpus/$$t >.build-fuzz/ci/$$t.log 2>&1; \
+	  then echo "fuzz-$$t: ok ($$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' .build-fuzz/ci/$$t.log))"; \
+	  else echo "fuzz-$$t: FAILED"; tail -n 40 .build-fuzz/ci/$$t.log; failed="$$failed $$t"; fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz-ci: findings in$$failed"; exit 1; fi
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CDStoreModel", targets: ["CDStoreModel"]),
         .library(name: "CDStorePredicate", targets: ["CDStorePredicate"]),
         .library(name: "CDStoreSQLite", targets: ["CDStoreSQLite"]),
+        // For the fuzz targets in Fuzz/ (a separate package), which read records as the CLI does.
+        .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -134,7 +134,10 @@ struct ArchivedPredicateFormatter {
     /// The text of an archived NSDecimalNumber (`NS.mantissa` little-endian 16 bytes, `NS.exponent`,
     /// `NS.negative`), e.g. mantissa 0 exponent -1 → "0.0", mantissa 1999 exponent -2 → "19.99".
     func decimalText(_ d: [String: PropertyListValue]) -> String? {
-        guard case .data(let bytes)? = d["NS.mantissa"], let exponent = archive.int(d["NS.exponent"]) else { return nil }
+        // NSDecimal's exponent is an Int8 and its mantissa 8 words; anything else is a damaged archive, and taken at
+        // face value would ask for a string of 2^60 zeros or a quadratic conversion (found by fuzz-compiled-model).
+        guard case .data(let bytes)? = d["NS.mantissa"], let exponent = archive.int(d["NS.exponent"]),
+              (-128...127).contains(exponent), bytes.count <= 16 else { return nil }
         // Mantissa: up to 8 little-endian 16-bit words (NS.mantissa.bo = 1 → little-endian).
         var words: [UInt16] = []
         var i = 0

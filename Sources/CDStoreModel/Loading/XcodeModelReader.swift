@@ -11,6 +11,10 @@ import FoundationXML
 public enum XcodeModelReader {
     /// Parses `data`, the contents of `file`.
     public static func read(_ data: Data, file: URL) throws -> LoadedModel {
+        if let bad = firstInvalidUTF8(data) {
+            throw ModelError(.malformedXML, "not well-formed XML (bytes that are not UTF-8)", file: file.path,
+                             line: bad.line, column: bad.column)
+        }
         let delegate = Delegate(file: file.path)
         let parser = XMLParser(data: data)
         parser.delegate = delegate
@@ -31,6 +35,38 @@ public enum XcodeModelReader {
                                        fileSettings: delegate.fileSettings)
         return LoadedModel(model: model, file: file, format: .xcode, warnings: delegate.warnings,
                            sourceMap: delegate.sourceMap)
+    }
+
+    /// Where the document first has bytes that are not UTF-8, or nil. Such a file is not well-formed XML, and it must
+    /// be refused before `XMLParser` sees it: libxml2 passes an element or attribute name with such bytes to
+    /// swift-corelibs-foundation's `XMLParser`, which traps on it (found by Fuzz/ fuzz-xml-model). Only UTF-16 (a byte
+    /// order mark or NULs) and a declared ISO-8859-1, which libxml2 always converts, are exempt: an unknown declared
+    /// encoding is read as UTF-8 and traps just the same.
+    static func firstInvalidUTF8(_ data: Data) -> (line: Int, column: Int)? {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) {
+            return nil
+        }
+        if bytes.starts(with: Array("<?xml ".utf8)), let end = bytes.prefix(200).firstIndex(of: UInt8(ascii: ">")) {
+            let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+            if let range = declaration.range(of: "encoding=") {
+                let name = declaration[range.upperBound...].drop { $0 == "\"" || $0 == "'" }
+                if ["iso-8859-1\"", "iso-8859-1'", "latin1\"", "latin1'"].contains(where: { name.hasPrefix($0) }) {
+                    return nil
+                }
+            }
+        }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var line = 1, column = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                if scalar.count == 1 && scalar.first == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput: return nil
+            case .error: return (line, column)
+            }
+        }
     }
 
     private final class Delegate: NSObject, XMLParserDelegate {

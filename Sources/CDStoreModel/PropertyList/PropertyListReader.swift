@@ -20,6 +20,11 @@ public enum PropertyListReader {
             var reader = BinaryReader(bytes: bytes)
             return try reader.parse()
         }
+        // Foundation would read other versions (`bplist01`…) as binary too, with a parser that crashes on some damaged
+        // files (found by fuzz-compiled-model); Core Data writes only `bplist00`.
+        if bytes.starts(with: Array("bplist".utf8)) {
+            throw Failure(description: "binary property list of an unsupported version (expected bplist00)")
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, format: nil)
@@ -58,7 +63,7 @@ public enum PropertyListReader {
                let value = Mirror(reflecting: object).children.first(where: { $0.label == "value" })?.value {
                 if let n = value as? UInt32 { return .uid(Int(n)) }
                 if let n = value as? Int { return .uid(n) }
-                if let n = value as? UInt64 { return .uid(Int(n)) }
+                if let n = value as? UInt64, let uid = Int(exactly: n) { return .uid(uid) }
             }
             throw Failure(description: "unsupported property-list value \(type(of: object))")
         }
@@ -99,13 +104,22 @@ public enum PropertyListReader {
             return value
         }
 
+        /// An unsigned big-endian integer that must fit in `Int`: an offset, a reference or a UID (a damaged file can
+        /// hold 2^64 - 1, which `Int(_:)` would trap on; found by fuzz-plist).
+        func int(at offset: Int, size: Int) throws -> Int {
+            guard let value = Int(exactly: try uint(at: offset, size: size)) else {
+                throw Failure(description: "binary property list has an offset or reference out of range")
+            }
+            return value
+        }
+
         mutating func object(_ ref: Int) throws -> PropertyListValue {
             if let known = cache[ref] { return known }
             guard ref >= 0, ref < objectCount else { throw Failure(description: "object reference \(ref) out of range") }
             depth += 1
             defer { depth -= 1 }
             guard depth < 512 else { throw Failure(description: "binary property list nests too deeply (a cycle?)") }
-            let offset = Int(try uint(at: offsetTable + ref * offsetSize, size: offsetSize))
+            let offset = try int(at: offsetTable + ref * offsetSize, size: offsetSize)
             guard offset >= 8, offset < offsetTable else { throw Failure(description: "object offset out of range") }
             let value = try parseObject(at: offset)
             cache[ref] = value
@@ -177,21 +191,21 @@ public enum PropertyListReader {
                 return .string(String(decoding: bytes[start..<start + n], as: UTF8.self))
             case 0x8:
                 let size = Int(marker & 0x0F) + 1
-                return .uid(Int(try uint(at: offset + 1, size: size)))
+                return .uid(try int(at: offset + 1, size: size))
             case 0xA, 0xB, 0xC:
                 let (n, start) = try length(marker, at: offset)
                 try check(start, n * refSize)
                 var items: [PropertyListValue] = []
                 items.reserveCapacity(n)
-                for i in 0..<n { items.append(try object(Int(try uint(at: start + i * refSize, size: refSize)))) }
+                for i in 0..<n { items.append(try object(try int(at: start + i * refSize, size: refSize))) }
                 return .array(items)
             case 0xD:
                 let (n, start) = try length(marker, at: offset)
                 try check(start, 2 * n * refSize)
                 var dict: [String: PropertyListValue] = [:]
                 for i in 0..<n {
-                    let key = try object(Int(try uint(at: start + i * refSize, size: refSize)))
-                    let value = try object(Int(try uint(at: start + (n + i) * refSize, size: refSize)))
+                    let key = try object(try int(at: start + i * refSize, size: refSize))
+                    let value = try object(try int(at: start + (n + i) * refSize, size: refSize))
                     guard case .string(let k) = key else { throw Failure(description: "dictionary key is not a string") }
                     dict[k] = value
                 }

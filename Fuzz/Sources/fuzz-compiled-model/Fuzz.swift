@@ -1,0 +1,22 @@
+import CDStoreModel
+import Foundation
+import FuzzSupport
+
+/// A compiled model (`.mom` bytes: a binary plist holding a keyed archive of `NSManagedObjectModel`): `CompiledModelLoader.decode`, then what `cdstore model` does with a loaded model: validate it and compute its version hashes.
+/// Thrown errors are fine; crashes, hangs and runaway allocations are findings.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let data = Data(FuzzInput.bytes(bytes, size))
+    guard let loaded = try? try CompiledModelLoader.decode(data, file: URL(fileURLWithPath: "/fuzz/Model.mom")) else { return 0 }
+    _ = ModelValidator.validate(loaded)
+    _ = VersionHasher.entityHashes(of: loaded.model)
+    _ = VersionHasher.versionChecksum(of: loaded.model)
+    return 0
+}
+
+@main
+enum Main {
+    static func main() {
+        exit(FuzzInput.run(fuzz))
+    }
+}
