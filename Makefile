@@ -3,7 +3,7 @@
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
 #   make build     debug build
 #   make release   release build
-#   make test      set up, build and run every test (what CI runs)
+#   make test      set up, build and run every test, then each fuzz target over its saved corpus (what CI runs)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make install   install the release binary into $(PREFIX)/bin (PREFIX defaults to /usr/local)
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
@@ -40,6 +40,7 @@ release: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-ci
 
 demo: release
 	@Scripts/demo.sh .build/release/cdstore
