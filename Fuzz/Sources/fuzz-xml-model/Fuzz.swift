@@ -7,7 +7,7 @@ import FuzzSupport
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let data = Data(FuzzInput.bytes(bytes, size))
-    guard let loaded = try? try XcodeModelReader.read(data, file: URL(fileURLWithPath: "/fuzz/Model.xcdatamodel/contents")) else { return 0 }
+    guard let loaded = try? XcodeModelReader.read(data, file: URL(fileURLWithPath: "/fuzz/Model.xcdatamodel/contents")) else { return 0 }
     _ = ModelValidator.validate(loaded)
     _ = VersionHasher.entityHashes(of: loaded.model)
     _ = VersionHasher.versionChecksum(of: loaded.model)
