@@ -66,15 +66,28 @@ extension GraphInserter {
             for other in waiting where other.plan.layout.table == pending.plan.layout.table {
                 guard let otherSlots = other.plan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots,
                       zip(slots, otherSlots).allSatisfy({ other.row[$1] == pending.row[$0] }) else { continue }
-                let described = zip(key.properties, slots).map { property, slot in
-                    let shown = AttributeCoding.objectValue(pending.row[slot], for: pending.plan.columns[slot].attribute)
-                    return "\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown))
-                }.joined(separator: ", ")
-                throw StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: "
-                                 + "an object with \(described) already exists (\(store.objectID(other.object))); "
-                                 + "use --upsert to merge into it", entity: pending.plan.entity.name)
+                throw refusal(key, plan: pending.plan, row: pending.row, toOnes: [], existing: other.object)
             }
         }
+    }
+
+    /// The error for a record whose values for a uniqueness constraint `key` another object already has:
+    /// `uniqueness constraint (email) violated: an object with email = 'a@x' already exists (x-coredata://…)`.
+    func refusal(_ key: EntityWritePlan.MergeKey, plan: EntityWritePlan, row: [DatabaseValue],
+                 toOnes: [(RelationshipStorage.Edge, ObjectRef?)], existing: ObjectRef) -> StoreError {
+        let described = zip(key.properties, key.parts ?? []).map { property, part in
+            switch part {
+            case .attribute(let slot):
+                let shown = AttributeCoding.objectValue(row[slot], for: plan.columns[slot].attribute)
+                return "\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown))
+            case .toOne(let name):
+                let pk = toOnes.first { $0.0.relationship.name == name }?.1?.pk ?? 0
+                return "\(property) = p\(pk)"
+            }
+        }.joined(separator: ", ")
+        return StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: "
+                          + "an object with \(described) already exists (\(store.objectID(existing))); "
+                          + "use --upsert to merge into it", entity: plan.entity.name)
     }
 }
 

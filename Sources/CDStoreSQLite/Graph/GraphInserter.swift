@@ -277,29 +277,10 @@ struct GraphInserter {
             }
             guard let (pk, number) = try statement.firstPair() else { continue }
             let object = ObjectRef(pk: pk, entityNumber: Int(number))
-            guard key.merges else {
-                throw StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: an object "
-                                 + "with \(describe(key, plan: plan, row: row, toOnes: toOnes)) already exists (\(store.objectID(object))); "
-                                 + "use --upsert to merge into it", entity: plan.entity.name)
-            }
+            guard key.merges else { throw refusal(key, plan: plan, row: row, toOnes: toOnes, existing: object) }
             return object
         }
         return nil
-    }
-
-    /// `name = 'Ann', department = p3`, for messages.
-    private func describe(_ key: EntityWritePlan.MergeKey, plan: EntityWritePlan, row: [DatabaseValue],
-                          toOnes: [(RelationshipStorage.Edge, ObjectRef?)]) -> String {
-        zip(key.properties, key.parts ?? []).map { property, part in
-            switch part {
-            case .attribute(let slot):
-                let shown = AttributeCoding.objectValue(row[slot], for: plan.columns[slot].attribute)
-                return "\(property) = " + (shown.isText ? "'\(ValueText.plain(shown))'" : ValueText.plain(shown))
-            case .toOne(let name):
-                let pk = toOnes.first { $0.0.relationship.name == name }?.1?.pk ?? 0
-                return "\(property) = p\(pk)"
-            }
-        }.joined(separator: ", ")
     }
 
     private func concreteEntity(_ requested: Entity, named name: String?) throws -> Entity {
