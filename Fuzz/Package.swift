@@ -18,16 +18,17 @@ let package = Package(
     targets: [
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Sources/FuzzSupport"),
+        .target(name: "FuzzBodies", dependencies: [
+            .product(name: "CDStoreCLI", package: "cdstore"), .product(name: "CDStoreJSON", package: "cdstore"),
+            .product(name: "CDStoreModel", package: "cdstore"),
+        ], path: "Sources/FuzzBodies"),
         fuzzer("fuzz-predicate", [.product(name: "CDStorePredicate", package: "cdstore")]),
-        fuzzer("fuzz-xml-model", [.product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-json-model", [.product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-compiled-model", [.product(name: "CDStoreModel", package: "cdstore")]),
+        fuzzer("fuzz-xml-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
+        fuzzer("fuzz-json-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
+        fuzzer("fuzz-compiled-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-plist", [.product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-ndjson", [.product(name: "CDStoreCLI", package: "cdstore"),
-                               .product(name: "CDStoreJSON", package: "cdstore")]),
-        fuzzer("fuzz-json-records", [.product(name: "CDStoreCLI", package: "cdstore"),
-                                     .product(name: "CDStoreJSON", package: "cdstore")]),
-        fuzzer("fuzz-csv", [.product(name: "CDStoreCLI", package: "cdstore"),
-                            .product(name: "CDStoreJSON", package: "cdstore")]),
+        fuzzer("fuzz-ndjson", ["FuzzBodies", .product(name: "CDStoreCLI", package: "cdstore")]),
+        fuzzer("fuzz-json-records", ["FuzzBodies", .product(name: "CDStoreCLI", package: "cdstore")]),
+        fuzzer("fuzz-csv", ["FuzzBodies", .product(name: "CDStoreCLI", package: "cdstore")]),
     ]
 )

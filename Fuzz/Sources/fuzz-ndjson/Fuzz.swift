@@ -1,6 +1,6 @@
 import Foundation
 import CDStoreCLI
-import CDStoreJSON
+import FuzzBodies
 import FuzzSupport
 
 /// NDJSON records: `RecordInput.reader(_:format: .ndjson)` read to the end, as `cdstore insert --skip-invalid` does
@@ -9,22 +9,7 @@ import FuzzSupport
 /// crashes, hangs and runaway allocations are findings.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = FuzzInput.bytes(data, size)
-    for chunkSize in [ByteStream.defaultChunkSize, 3] {
-        var reader = RecordInput.reader(ByteStream(bytes: bytes, chunkSize: chunkSize), format: .ndjson)
-        // Every record, and every skipped one, consumes at least one byte: more of them than bytes is a loop.
-        var finished = false
-        for _ in 0...bytes.count + 1 where !finished {
-            do {
-                finished = try reader.next() == nil
-            } catch let error as RecordInput.InputError where error.isSkippable {
-                continue
-            } catch {
-                finished = true
-            }
-        }
-        precondition(finished, "the reader gives more records than the input has bytes")
-    }
+    FuzzBodies.readRecords(FuzzInput.bytes(data, size), format: .ndjson)
     return 0
 }
 

@@ -1,5 +1,6 @@
 import CDStoreModel
 import Foundation
+import FuzzBodies
 import FuzzSupport
 
 /// The `contents` XML of an `.xcdatamodel`: `XcodeModelReader.read`, then what `cdstore model` does with a loaded model: validate it and compute its version hashes.
@@ -8,9 +9,7 @@ import FuzzSupport
 public func fuzz(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let data = Data(FuzzInput.bytes(bytes, size))
     guard let loaded = try? XcodeModelReader.read(data, file: URL(fileURLWithPath: "/fuzz/Model.xcdatamodel/contents")) else { return 0 }
-    _ = ModelValidator.validate(loaded)
-    _ = VersionHasher.entityHashes(of: loaded.model)
-    _ = VersionHasher.versionChecksum(of: loaded.model)
+    FuzzBodies.useModel(loaded)
     return 0
 }
 
