@@ -22,7 +22,7 @@ extension EntityWritePlan {
         var sorted = PlannedFields(attributes: Array(repeating: nil, count: columns.count))
         if let mapping {
             let values = try PropertyValues(fields: fields, entity: entity, model: model, mapping: mapping,
-                                            properties: EntityProperties(entity, in: model))
+                                            properties: properties)
             for (attribute, value) in values.attributes {
                 if let slot = attributeSlots[attribute.name] ?? nil { sorted.attributes[slot] = value }
             }

@@ -75,6 +75,8 @@ final class EntityWritePlan {
     /// Slot in ``columns`` of each stored attribute; transient attributes map to nil.
     let attributeSlots: [String: Int?]
     let relationships: [String: Relationship]
+    /// The entity's attributes and relationships, inherited ones included, for records read through a mapping.
+    let properties: EntityProperties
     /// Model-order relationship names, for messages.
     let propertyNames: [String]
     let directToOnes: [String: DirectToOne]
@@ -131,6 +133,7 @@ final class EntityWritePlan {
         }
         self.columns = columns
         attributeSlots = slots
+        properties = EntityProperties(entity, in: model)
         let relationshipList = model.relationships(of: entity)
         relationships = Dictionary(relationshipList.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         propertyNames = model.attributes(of: entity).filter { !$0.isTransient }.map(\.name) + relationshipList.map(\.name)
