@@ -15,8 +15,9 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev
-BENCH_PACKAGES := sqlite3 time
+# time: the memory tests read peak RSS with /usr/bin/time.
+SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time
+BENCH_PACKAGES := sqlite3
 ROWS ?= 1000000
 RUNS ?= 3
 
