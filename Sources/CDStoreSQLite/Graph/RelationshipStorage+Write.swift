@@ -10,32 +10,30 @@ extension RelationshipStorage {
         guard let toOne = edge.toOne else { return [] }
         var changed: Set<ObjectRef> = [source]
         let table = edge.entity.table
-        let previous = try Int64.fetchOne(db, sql: "SELECT \(toOne.foreignKey) FROM \(table) WHERE Z_PK = ?", arguments: [source.pk])
+        let previous = try Int64.fetchOne(db.cachedStatement(sql: "SELECT \(toOne.foreignKey) FROM \(table) WHERE Z_PK = ?"), arguments: [source.pk])
         if previous == target?.pk { return [] }
         if let inverse = edge.inverse, !inverse.isToMany, let inverseColumns = edge.destination.toOnes[inverse.name] {
             let destinationTable = edge.destination.table
             if let previous {
-                try db.execute(sql: "UPDATE \(destinationTable) SET \(assignments(inverseColumns, nil)) WHERE Z_PK = ?",
-                               arguments: [previous])
-                if let ent = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?", arguments: [previous]) {
+                try db.cachedStatement(sql: "UPDATE \(destinationTable) SET \(assignments(inverseColumns, nil)) WHERE Z_PK = ?").execute(arguments: [previous])
+                if let ent = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?"), arguments: [previous]) {
                     changed.insert(ObjectRef(pk: previous, entityNumber: ent))
                 }
             }
             if let target {
                 // The target's previous partner loses it.
-                let partners = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(toOne.foreignKey) = ? AND Z_PK <> ?",
+                let partners = try Row.fetchAll(db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(toOne.foreignKey) = ? AND Z_PK <> ?"),
                                                 arguments: [target.pk, source.pk])
                 for partner in partners {
-                    try db.execute(sql: "UPDATE \(table) SET \(assignments(toOne, nil)) WHERE Z_PK = ?", arguments: [partner[0] as Int64])
+                    try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments(toOne, nil)) WHERE Z_PK = ?").execute(arguments: [partner[0] as Int64])
                     changed.insert(ObjectRef(pk: partner[0], entityNumber: partner[1]))
                 }
-                try db.execute(sql: "UPDATE \(destinationTable) SET \(assignments(inverseColumns, source)) WHERE Z_PK = ?",
-                               arguments: StatementArguments(values(inverseColumns, source) + [target.pk.databaseValue]))
+                try db.cachedStatement(sql: "UPDATE \(destinationTable) SET \(assignments(inverseColumns, source)) WHERE Z_PK = ?").execute(arguments: StatementArguments(values(inverseColumns, source) + [target.pk.databaseValue]))
                 changed.insert(target)
             }
         } else if let target {
             changed.insert(target)
-            if let previous, let ent = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(edge.destination.table) WHERE Z_PK = ?",
+            if let previous, let ent = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(edge.destination.table) WHERE Z_PK = ?"),
                                                           arguments: [previous]) {
                 changed.insert(ObjectRef(pk: previous, entityNumber: ent))
             }
@@ -46,8 +44,7 @@ extension RelationshipStorage {
             columnValues[columnValues.count - 1] = position.databaseValue
             _ = orderKey
         }
-        try db.execute(sql: "UPDATE \(table) SET \(assignments(toOne, target)) WHERE Z_PK = ?",
-                       arguments: StatementArguments(columnValues + [source.pk.databaseValue]))
+        try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments(toOne, target)) WHERE Z_PK = ?").execute(arguments: StatementArguments(columnValues + [source.pk.databaseValue]))
         return changed
     }
 
@@ -65,8 +62,8 @@ extension RelationshipStorage {
             if let orderKey { columns.append(orderKey) }
             let sql = "UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
             for target in targets {
-                if let owner = try Row.fetchOne(db, sql: "SELECT s.Z_PK, s.Z_ENT FROM \(table) d JOIN \(edge.entity.table) s "
-                                                + "ON s.Z_PK = d.\(foreignKey) WHERE d.Z_PK = ?", arguments: [target.pk]) {
+                if let owner = try Row.fetchOne(db.cachedStatement(sql: "SELECT s.Z_PK, s.Z_ENT FROM \(table) d JOIN \(edge.entity.table) s "
+                                                + "ON s.Z_PK = d.\(foreignKey) WHERE d.Z_PK = ?"), arguments: [target.pk]) {
                     changed.insert(ObjectRef(pk: owner[0], entityNumber: owner[1]))
                 }
                 var arguments: [DatabaseValue] = [source.pk.databaseValue]
@@ -92,13 +89,12 @@ extension RelationshipStorage {
             }
             var position = try orderColumn.map { try nextPosition(table: table, column: $0, where: sourceColumn, equals: source.pk, db: db) } ?? 0
             for target in targets {
-                let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
+                let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?"),
                                                arguments: [source.pk, target.pk]) ?? false
                 if exists {
                     // The pair was linked from the other side; this side still decides its own order.
                     if let orderColumn {
-                        try db.execute(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
-                                       arguments: [position, source.pk, target.pk])
+                        try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?").execute(arguments: [position, source.pk, target.pk])
                         position += Self.orderStep
                     }
                     continue
@@ -121,7 +117,7 @@ extension RelationshipStorage {
                 changed.insert(target)
                 if destinationColumn == "REFLEXIVE" && target.pk != source.pk {
                     // The relationship is its own inverse: the target holds the source too, in its own row.
-                    let mirrored = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?",
+                    let mirrored = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE \(sourceColumn) = ? AND \(destinationColumn) = ?"),
                                                      arguments: [target.pk, source.pk]) ?? false
                     if !mirrored {
                         var mirrorArguments: [DatabaseValue] = [target.pk.databaseValue, source.pk.databaseValue]
@@ -130,9 +126,8 @@ extension RelationshipStorage {
                                                                     equals: target.pk, db: db).databaseValue)
                         }
                         let mirrorColumns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
-                        try db.execute(sql: "INSERT INTO \(table) (\(mirrorColumns.joined(separator: ", "))) VALUES "
-                                       + "(\(Array(repeating: "?", count: mirrorColumns.count).joined(separator: ", ")))",
-                                       arguments: StatementArguments(mirrorArguments))
+                        try db.cachedStatement(sql: "INSERT INTO \(table) (\(mirrorColumns.joined(separator: ", "))) VALUES "
+                                       + "(\(Array(repeating: "?", count: mirrorColumns.count).joined(separator: ", ")))").execute(arguments: StatementArguments(mirrorArguments))
                     }
                 }
             }
@@ -166,12 +161,11 @@ extension RelationshipStorage {
         switch toMany {
         case .foreignKey(let table, let foreignKey, let entityKey, let orderKey):
             let columns = [foreignKey] + [entityKey, orderKey].compactMap { $0 }
-            try db.execute(sql: "UPDATE \(table) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(foreignKey) = ?",
-                           arguments: [source.pk])
+            try db.cachedStatement(sql: "UPDATE \(table) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(foreignKey) = ?").execute(arguments: [source.pk])
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ?", arguments: [source.pk])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(sourceColumn) = ?").execute(arguments: [source.pk])
             if destinationColumn == "REFLEXIVE" {
-                try db.execute(sql: "DELETE FROM \(table) WHERE \(destinationColumn) = ?", arguments: [source.pk])
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(destinationColumn) = ?").execute(arguments: [source.pk])
             }
         }
         return changed
@@ -181,7 +175,7 @@ extension RelationshipStorage {
     /// `table` would violate: it names the constraint of the row's entity in model terms, the values and the object
     /// that already has them. Nil when no constraint of the entity explains the failure.
     func uniquenessConflict(table: String, object pk: Int64, assigning: [String: DatabaseValue], db: Database) throws -> StoreError? {
-        guard let number = try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", arguments: [pk]),
+        guard let number = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [pk]),
               let entityLayout = layout.entity(number: number), let entity = model.entity(named: entityLayout.name) else { return nil }
         constraints: for key in model.uniquenessConstraintsInHierarchy(of: entity) {
             var conditions: [String] = []
@@ -227,7 +221,7 @@ extension RelationshipStorage {
 
     /// The position after the last one in use, for appending to an ordered relationship.
     private func nextPosition(table: String, column: String, where key: String, equals value: Int64, db: Database) throws -> Int64 {
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(\(column)) FROM \(table) WHERE \(key) = ?", arguments: [value]) ?? 0
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(\(column)) FROM \(table) WHERE \(key) = ?"), arguments: [value]) ?? 0
         return (last / Self.orderStep + 1) * Self.orderStep
     }
 
