@@ -38,12 +38,18 @@ struct FetchCommand: ParsableCommand {
     @Flag(name: .customLong("no-relationships"), help: "Print attributes only.")
     var noRelationships = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Fail (exit status 4, nothing printed after the error) when a Binary value's external-data file is missing, "
+        + "instead of printing it as null with a warning."))
+    var strict = false
+
     func run() throws {
         var request = try query.request(for: entity)
         request.relationships = noRelationships ? .none : counts ? .counts : .objectIDs
         request.includes = include.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
         // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
         try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
+            store.readsMissingExternalDataAsNull = !strict
             _ = try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
                 .print(request)
         }
