@@ -50,8 +50,9 @@ struct FetchCommand: ParsableCommand {
         // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
         try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
             store.readsMissingExternalDataAsNull = !strict
-            _ = try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
-                .print(request)
+            var printer = RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
+            printer.headers = !formatOptions.noHeaders
+            try printer.print(request)
         }
     }
 }

@@ -80,7 +80,7 @@ struct ProjectCommand: ParsableCommand {
         }
         let format = formatOptions.resolved
         try storeOptions.withStore(create: false, readsOnly: true) { store in
-            let writer = format.writer(columns: request.resultKeys, output: .standardOutput())
+            let writer = format.writer(columns: request.resultKeys, output: .standardOutput(), headers: !formatOptions.noHeaders)
             try store.forEachProjected(request) { row in
                 writer.write(format == .table ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
             }

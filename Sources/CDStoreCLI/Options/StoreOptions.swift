@@ -106,8 +106,12 @@ struct StoreOptions: ParsableArguments {
 /// `--format`, for every command that prints records.
 struct FormatOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Output format: table, json, ndjson or csv. Default: table on a terminal, json otherwise.", valueName: "format"))
+        "Output format: table, json, ndjson or csv. Default: table on a terminal, ndjson otherwise (one object per line).",
+        valueName: "format"))
     var format: OutputFormat?
+
+    @Flag(name: .customLong("no-headers"), help: "Leave out the header row (csv) or the header and its rule (table).")
+    var noHeaders = false
 
     var resolved: OutputFormat { format ?? .default }
 }
