@@ -25,7 +25,7 @@ struct FetchCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
     @OptionGroup var formatOptions: FormatOptions
 
-    @Argument(help: "The entity whose objects to print.")
+    @Argument(help: "The entity whose objects to print.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     @Flag(name: .long, help: "Print to-many relationships as counts instead of arrays of object IDs.")

@@ -40,16 +40,16 @@ struct ProjectCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
     @OptionGroup var formatOptions: FormatOptions
 
-    @Argument(help: "The entity whose objects to project.")
+    @Argument(help: "The entity whose objects to project.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     @Option(name: .long, help: ArgumentHelp(
         "The values of each result, comma-separated (repeatable): attributes, key paths, FUNCTION:PROPERTY, each with an optional 'AS alias'.",
-        valueName: "list"))
+        valueName: "list"), completion: .custom(ShellCompletion.keyPaths))
     var properties: [String] = []
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp(
-        "Group the objects by these key paths (or result keys), comma-separated (repeatable).", valueName: "list"))
+        "Group the objects by these key paths (or result keys), comma-separated (repeatable).", valueName: "list"), completion: .custom(ShellCompletion.keyPaths))
     var groupBy: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
