@@ -6,6 +6,7 @@ import PackageDescription
 //   CDStoreModel     — load, validate and hash managed object models (no SQLite)
 //   CDStorePredicate — parse NSPredicate format strings into an AST (no SQLite)
 //   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
+//   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
 //   CDStoreCLI       — commands, output formats, the REPL
 let package = Package(
     name: "cdstore",
@@ -16,6 +17,8 @@ let package = Package(
         .library(name: "CDStoreModel", targets: ["CDStoreModel"]),
         .library(name: "CDStorePredicate", targets: ["CDStorePredicate"]),
         .library(name: "CDStoreSQLite", targets: ["CDStoreSQLite"]),
+        // What apps and scripts import: `import CDStore`.
+        .library(name: "CDStore", targets: ["CDStore"]),
         // For the fuzz targets in Fuzz/ (a separate package), which read records as the CLI does.
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
     ],
@@ -40,6 +43,7 @@ let package = Package(
                 "CDStoreJSON", "CDStoreModel", "CDStorePredicate",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .target(name: "CDStore", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite"]),
         .target(
             name: "CDStoreCLI",
             dependencies: [
@@ -56,6 +60,7 @@ let package = Package(
         .testTarget(
             name: "CDStoreSQLiteTests",
             dependencies: ["CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreTestSupport"]),
         .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreTestSupport"]),
     ]
 )

@@ -41,6 +41,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var record: Int?
     /// The input line of the record (NDJSON, CSV), when known.
     public var line: Int?
+    /// The number Core Data gives the same failure (`NSCocoaErrorDomain`), when this error says which: 1570 a
+    /// required value is missing, 1580/1590 too few/many related objects, 1600 a Deny rule refused a delete,
+    /// 1610–1680 a value breaks a rule of its attribute (1550 for other rules), 133021 a uniqueness constraint.
+    /// Nil when the error does not say; the kinds ``Code`` names alone carry their number in ``description``.
+    public var coreDataCode: Int?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
@@ -51,6 +56,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         self.property = property
         self.record = record
         self.line = line
+    }
+
+    /// The same error, with Core Data's number for it (see ``coreDataCode``).
+    public func coreData(_ number: Int) -> StoreError {
+        var copy = self
+        copy.coreDataCode = number
+        return copy
     }
 
     /// The same error, about a relationship.

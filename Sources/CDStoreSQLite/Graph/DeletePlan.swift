@@ -70,7 +70,7 @@ struct DeletePlan {
                     throw StoreError(.invalidInput, "cannot delete \(id): its relationship holds \(blocking.count) "
                                      + "\(blocking.count == 1 ? "object" : "objects") (\(store.objectID(first))"
                                      + (blocking.count > 1 ? ", …" : "") + ") and its delete rule is Deny; nothing was deleted",
-                                     entity: entity.name, property: relationship.name).aboutRelationship()
+                                     entity: entity.name, property: relationship.name).aboutRelationship().coreData(1600)
                 }
             }
         }

@@ -53,8 +53,10 @@ struct GraphValidation {
                 let count = related[pk]?.count ?? 0
                 if let problem = Self.problem(relationship, count: count) {
                     let id = store.objectID(ObjectRef(pk: pk, entityNumber: number))
+                    // Core Data's numbers: 1570 required, 1580 too few, 1590 too many.
+                    let code = count == 0 && !relationship.isOptional ? 1570 : count < relationship.minCount ? 1580 : 1590
                     throw StoreError(.invalidInput, "\(id): \(problem)", entity: entity.name, property: relationship.name)
-                        .aboutRelationship()
+                        .aboutRelationship().coreData(code)
                 }
             }
         }

@@ -55,31 +55,31 @@ final class AttributeRule: Sendable {
         switch stored.storage {
         case .null:
             guard isOptional else {
-                throw StoreError(.invalidInput, "a value is required (the attribute is not optional)", property: name)
+                throw StoreError(.invalidInput, "a value is required (the attribute is not optional)", property: name).coreData(1570)
             }
         case .int64(let i):
             if type.isNumeric { try checkNumber(Double(i), exact: i) }
         case .double(let d):
             if type == .date {
                 if let min = minDate, d < min {
-                    throw failure("\(ValueText.iso8601(d)) is before the earliest allowed date \(ValueText.iso8601(min))")
+                    throw failure("\(ValueText.iso8601(d)) is before the earliest allowed date \(ValueText.iso8601(min))", code: 1640)
                 }
                 if let max = maxDate, d > max {
-                    throw failure("\(ValueText.iso8601(d)) is after the latest allowed date \(ValueText.iso8601(max))")
+                    throw failure("\(ValueText.iso8601(d)) is after the latest allowed date \(ValueText.iso8601(max))", code: 1630)
                 }
             } else if type.isNumeric {
                 try checkNumber(d, exact: nil)
             }
         case .string(let s):
-            if minLength != nil || maxLength != nil { try checkLength(s.utf16.count, unit: "characters") }
+            if minLength != nil || maxLength != nil { try checkLength(s.utf16.count, unit: "characters", codes: (1670, 1660)) }
             if let invalidPattern {
-                throw failure("the model's regular expression '\(invalidPattern)' is not valid")
+                throw failure("the model's regular expression '\(invalidPattern)' is not valid", code: 1550)
             }
             if let regularExpression {
                 let range = NSRange(s.startIndex..., in: s)
                 let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
                 guard let match, match.range == range else {
-                    throw failure("'\(s)' does not match the regular expression '\(pattern!)'")
+                    throw failure("'\(s)' does not match the regular expression '\(pattern!)'", code: 1680)
                 }
             }
         case .blob(let data):
@@ -87,17 +87,17 @@ final class AttributeRule: Sendable {
                 // External-storage columns carry a one-byte marker before the bytes (ExternalBinaryData).
                 let count = isExternalBinary && data.first == ExternalBinaryData.inlineMarker
                     ? data.count - 1 : data.count
-                try checkLength(count, unit: "bytes")
+                try checkLength(count, unit: "bytes", codes: (1550, 1550))
             }
         }
     }
 
     private func checkNumber(_ value: Double, exact: Int64?) throws {
         if let minNumber, value < minNumber {
-            throw failure("\(Self.text(value, exact: exact)) is less than the minimum \(minText!)")
+            throw failure("\(Self.text(value, exact: exact)) is less than the minimum \(minText!)", code: 1620)
         }
         if let maxNumber, value > maxNumber {
-            throw failure("\(Self.text(value, exact: exact)) is greater than the maximum \(maxText!)")
+            throw failure("\(Self.text(value, exact: exact)) is greater than the maximum \(maxText!)", code: 1610)
         }
     }
 
@@ -105,17 +105,18 @@ final class AttributeRule: Sendable {
         exact.map(String.init) ?? ValueText.number(value)
     }
 
-    private func checkLength(_ length: Int, unit: String) throws {
+    private func checkLength(_ length: Int, unit: String, codes: (short: Int, long: Int)) throws {
         let noun = length == 1 ? String(unit.dropLast()) : unit
         if let minLength, length < minLength {
-            throw failure("\(length) \(noun) is shorter than the minimum length \(minLength)")
+            throw failure("\(length) \(noun) is shorter than the minimum length \(minLength)", code: codes.short)
         }
         if let maxLength, length > maxLength {
-            throw failure("\(length) \(noun) is longer than the maximum length \(maxLength)")
+            throw failure("\(length) \(noun) is longer than the maximum length \(maxLength)", code: codes.long)
         }
     }
 
-    private func failure(_ message: String) -> StoreError {
-        StoreError(.invalidInput, message, property: name)
+    /// `code` is Core Data's number for the rule broken (NSValidation…Error).
+    private func failure(_ message: String, code: Int) -> StoreError {
+        StoreError(.invalidInput, message, property: name).coreData(code)
     }
 }

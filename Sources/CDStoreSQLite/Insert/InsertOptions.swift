@@ -13,15 +13,21 @@ public struct InsertOptions: Sendable {
     public var skipInvalid: Bool
     /// Called with each record skipped under ``skipInvalid``.
     public var onSkip: (@Sendable (SkippedRecord) -> Void)?
+    /// Called, in input order, with the ID of the object each stored record became (with ``upsert``, the
+    /// object it merged into); nested objects are not reported.
+    public var onInsert: (@Sendable (ObjectID) -> Void)?
 
+    /// Creates insert options; the defaults insert plain records, stop at the first bad one and report nothing.
     public init(upsert: Bool = false, mapping: JSONMapping? = nil,
                 progress: (@Sendable (InsertProgress) -> Void)? = nil,
-                skipInvalid: Bool = false, onSkip: (@Sendable (SkippedRecord) -> Void)? = nil) {
+                skipInvalid: Bool = false, onSkip: (@Sendable (SkippedRecord) -> Void)? = nil,
+                onInsert: (@Sendable (ObjectID) -> Void)? = nil) {
         self.upsert = upsert
         self.mapping = mapping
         self.progress = progress
         self.skipInvalid = skipInvalid
         self.onSkip = onSkip
+        self.onInsert = onInsert
     }
 }
 

@@ -23,30 +23,28 @@ extension Store {
     @discardableResult
     func fetchObjects(_ request: ObjectFetchRequest, db: Database,
                       batch: ((FetchedObject) throws -> Void)? = nil) throws -> [FetchedObject] {
-        let query = try QueryBuilder(store: self, request: request)
-        let select = query.selectStatement()
-        let loader = RelationshipLoader(store: self, db: db, output: request.relationships,
-                                        includes: RelationshipLoader.IncludeTree.parse(request.includes))
-        // Not a cached statement: nested fetches (--include) may run the same SQL while this one is still open.
-        let statement = try db.makeStatement(sql: select.sql)
-        try statement.setExactArguments(select.arguments)
-        let rows = try Row.fetchCursor(statement)
+        let cursor = try ObjectCursor(store: self, request: request, db: db, transaction: nil)
         var all: [FetchedObject] = []
-        var chunk: [FetchedObject] = []
-        chunk.reserveCapacity(256)
-        func emit() throws {
-            try loader.attach(to: &chunk, requested: query.entity)
-            if let batch { try chunk.forEach(batch) } else { all += chunk }
-            chunk.removeAll(keepingCapacity: true)
+        while let object = try cursor.next() {
+            if let batch { try batch(object) } else { all.append(object) }
         }
-        while let row = try rows.next() {
-            var object = try query.object(from: row, statement: statement.sqliteStatement)
-            object.objectID = ObjectID(storeUUID: metadata.uuid, entity: object.entity, primaryKey: object.primaryKey)
-            chunk.append(object)
-            if chunk.count == 256 { try emit() }
-        }
-        if !chunk.isEmpty { try emit() }
         return all
+    }
+
+    /// A cursor over the objects `request` selects, read a batch at a time as it is stepped, for use inside
+    /// ``inReadTransaction(_:)`` or ``inWriteTransaction(_:)``: it fails once that transaction has ended.
+    ///
+    /// ```swift
+    /// try store.inReadTransaction {
+    ///     let cursor = try store.makeCursor(ObjectFetchRequest(entity: "Employee"))
+    ///     while let employee = try cursor.next() { print(employee.primaryKey) }
+    /// }
+    /// ```
+    public func makeCursor(_ request: ObjectFetchRequest) throws -> ObjectCursor {
+        let transaction = try requireTransaction(for: "a cursor")
+        return try translatingErrors(writing: false) {
+            try ObjectCursor(store: self, request: request, db: transaction.db, transaction: transaction)
+        }
     }
 
     /// How many objects `request` selects (its limit and offset apply).

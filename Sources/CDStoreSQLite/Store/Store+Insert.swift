@@ -56,11 +56,12 @@ extension Store {
                     let before = inserter.allocator.next
                     try db.execute(sql: "SAVEPOINT cdstore_record")
                     do {
-                        _ = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
+                        let object = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
                         try validation.validateNew(from: before, to: inserter.allocator.next)
                         try db.execute(sql: "RELEASE cdstore_record")
                         inserter.keepTouched()
                         summary.inserted += 1
+                        options.onInsert?(objectID(object))
                     } catch let error as StoreError {
                         try db.execute(sql: "ROLLBACK TO cdstore_record; RELEASE cdstore_record")
                         inserter.forgetTouched()
@@ -70,13 +71,15 @@ extension Store {
                         skip(record.line, located.description)
                     }
                 } else {
+                    let object: ObjectRef
                     do {
-                        _ = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
+                        object = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
                     } catch let error as StoreError {
                         throw error.at(record: number, line: record.line)
                     }
                     inserter.keepTouched()
                     summary.inserted += 1
+                    options.onInsert?(objectID(object))
                 }
                 if number % 4096 == 0 {
                     options.progress?(InsertProgress(records: number, input: source.position, isFinished: false))

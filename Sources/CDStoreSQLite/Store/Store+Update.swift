@@ -173,7 +173,9 @@ struct UpdatePlan {
                     stored = try target.constant ?? convert(row[2 + index], for: target.attribute)
                     try store.validation.validate(stored, for: target.attribute)
                 } catch let error as StoreError {
-                    throw failure(pk, number, target.attribute, error.message)
+                    var located = failure(pk, number, target.attribute, error.message)
+                    located.coreDataCode = error.coreDataCode
+                    throw located
                 }
                 values.append(stored)
             }

@@ -135,11 +135,22 @@ public final class Store: @unchecked Sendable {
     ///
     /// The transaction begins IMMEDIATE: it takes the write lock first (waiting up to the busy timeout for
     /// another writer), so two writers never both read and then deadlock trying to upgrade, and every key handed
-    /// out from `Z_MAX` inside it is this writer's alone.
+    /// out from `Z_MAX` inside it is this writer's alone. Inside ``inWriteTransaction(_:)`` it joins that
+    /// transaction as a savepoint instead, so that a failed call undoes its own changes and nothing else.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
-        do {
-            return try database.writeWithoutTransaction { db in
+        if let joined = try joinedTransaction(writing: true) {
+            return try translatingErrors(writing: true) {
+                var result: T?
+                try joined.inSavepoint {
+                    result = try body(joined)
+                    return .commit
+                }
+                return result!
+            }
+        }
+        return try translatingErrors(writing: true) {
+            try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -147,26 +158,29 @@ public final class Store: @unchecked Sendable {
                 }
                 return result!
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw busyError(writing: true)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
-            // SQLite rolls the transaction back; the store is as it was.
-            throw StoreError(.diskFull, "the disk is full (SQLite error 13); nothing was written")
-        } catch let error as DatabaseError {
-            throw StoreError.sqlite(error)
         }
     }
 
-    /// Runs `body` with read access.
+    /// Runs `body` with read access (inside ``inReadTransaction(_:)`` or ``inWriteTransaction(_:)``, in that
+    /// transaction).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let joined = try joinedTransaction(writing: false) {
+            return try translatingErrors(writing: false) { try body(joined) }
+        }
+        return try translatingErrors(writing: false) { try database.read(body) }
+    }
+
+    /// Runs `body`, turning SQLite's errors into ``StoreError``s.
+    func translatingErrors<T>(writing: Bool, _ body: () throws -> T) throws -> T {
         do {
-            return try database.read(body)
+            return try body()
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw busyError(writing: false)
+            throw busyError(writing: writing)
+        } catch let error as DatabaseError where writing && error.resultCode == .SQLITE_FULL {
+            // SQLite rolls the transaction back; the store is as it was.
+            throw StoreError(.diskFull, "the disk is full (SQLite error 13); nothing was written")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }

@@ -1,0 +1,58 @@
+import CDStoreSQLite
+
+extension CDStore {
+    /// Runs `body` in one read transaction and returns what it returns: everything `body` reads through its
+    /// context comes from one snapshot of the store.
+    ///
+    /// ```swift
+    /// let (count, first) = try store.read { ctx in
+    ///     (try ctx.count("Employee"), try ctx.fetchOne("Employee", sort: ["lastName"]))
+    /// }
+    /// ```
+    ///
+    /// Reads of a WAL store run on a connection of their own, at the same time as other reads and as the write
+    /// in progress (whose changes they do not see until it commits). Inside a ``write(_:)`` on the same thread,
+    /// a read joins the write's transaction and sees its changes.
+    ///
+    /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` on a context that only fetches.
+    public func read<T>(_ body: (Context) throws -> T) throws -> T {
+        if store.isInTransaction { return try run(body, on: store, writing: store.isInWriteTransaction) }
+        if let readers { return try CDStoreError.wrapping { try readers.withReader { try run(body, on: $0, writing: false) } } }
+        return try run(body, on: store, writing: false)
+    }
+
+    /// Runs `body` in one write transaction and returns what it returns: everything `body` changes through its
+    /// context is committed together when it returns, or rolled back — the store left as it was — when it
+    /// throws.
+    ///
+    /// ```swift
+    /// let annID = try store.write { ctx in
+    ///     let dept = try ctx.insert("Department", ["name": "R&D"])
+    ///     return try ctx.insert("Employee", ["employeeNumber": 7, "firstName": "Ann", "lastName": "Moreau",
+    ///                                        "department": dept])
+    /// }
+    /// ```
+    ///
+    /// Writes take turns: a write waits for the one in progress (in this process, or in another one up to
+    /// ``Configuration/busyTimeout``). Each context call runs in a savepoint, so a call that fails changes
+    /// nothing and `body` may catch its error and go on. A `write` inside a `write` on the same thread is a
+    /// savepoint of the outer one.
+    ///
+    /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` ending with `save()`.
+    public func write<T>(_ body: (Context) throws -> T) throws -> T {
+        try run(body, on: store, writing: true)
+    }
+
+    private func run<T>(_ body: (Context) throws -> T, on connection: Store, writing: Bool) throws -> T {
+        let context = Context(store: connection, owner: self, canWrite: writing)
+        defer { context.close() }
+        do {
+            if writing {
+                return try connection.inWriteTransaction { try body(context) }
+            }
+            return try connection.inReadTransaction { try body(context) }
+        } catch {
+            throw CDStoreError.converting(error)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import CDStorePredicate
+import CDStoreSQLite
+
+extension CDStore.Context {
+    /// Dictionary results: chosen properties, key paths and functions of them, per object or per group, all
+    /// computed by one SQL query.
+    ///
+    /// ```swift
+    /// let rows = try ctx.project("Employee", ["department.name", "sum:salary AS total", "count:employeeNumber"],
+    ///                            groupBy: ["department.name"], having: "sum:(salary) > %@", 100_000, sort: ["-total"])
+    /// for row in rows { print(row.string("department.name") ?? "-", row.double("total") ?? 0, row.int("count:employeeNumber") ?? 0) }
+    /// ```
+    ///
+    /// Each result is keyed as Core Data keys dictionary results: by the alias (`AS total`), else by the
+    /// property's text (`department.name`, `sum:salary`). Functions: `sum`, `average`, `count`, `min`, `max`,
+    /// `median`, `stddev`, `lowercase`, `uppercase`.
+    ///
+    /// - Parameters:
+    ///   - properties: What each result holds, in order.
+    ///   - format: A predicate selecting the objects (nil: all).
+    ///   - arguments: The values of `format`'s `%` specifiers, then of `having`'s.
+    ///   - groupBy: Group the objects by these key paths or result keys.
+    ///   - having: A predicate on groups: grouped keys, result keys, aggregate functions.
+    ///   - sort: Result keys or key paths, `-` for descending.
+    ///   - distinct: Drop duplicate results.
+    ///
+    /// Core Data equivalent: a fetch with `resultType = .dictionaryResultType`, `propertiesToFetch`,
+    /// `propertiesToGroupBy`, `havingPredicate` and `returnsDistinctResults`.
+    public func project(_ entity: String, _ properties: [String], where format: String? = nil,
+                        _ arguments: any ObjectValueConvertible..., groupBy: [String] = [], having: String? = nil,
+                        sort: [String] = [], limit: Int? = nil, distinct: Bool = false) throws -> [ProjectionRow] {
+        let whereCount = format.map(Self.specifierCount) ?? 0
+        guard whereCount <= arguments.count else {
+            throw CDStoreError(.invalidPredicate, "the predicate has \(whereCount) % specifiers but \(arguments.count) arguments were given")
+        }
+        let request = try perform {
+            try ProjectionRequest(entity: entity, properties: properties,
+                                  predicate: try predicate(format, Array(arguments.prefix(whereCount))), groupBy: groupBy,
+                                  having: try predicate(having, Array(arguments.dropFirst(whereCount))), distinct: distinct,
+                                  sort: sort.map(SortDescriptor.init(parsing:)), limit: limit)
+        }
+        return try project(request)
+    }
+
+    /// The results of a store-layer projection request.
+    public func project(_ request: ProjectionRequest) throws -> [ProjectionRow] {
+        try perform {
+            let keys = ObjectKeys(names: request.resultKeys, relationships: [])
+            var rows: [ProjectionRow] = []
+            try store.forEachProjected(request) { row in rows.append(ProjectionRow(values: row.map(\.1), keys: keys)) }
+            return rows
+        }
+    }
+
+    /// The number of `%` specifiers in a format (`%%` is a literal percent sign), to split the arguments between
+    /// the predicate and `having`.
+    static func specifierCount(_ format: String) -> Int {
+        var count = 0
+        var iterator = format.makeIterator()
+        var inString: Character?
+        while let character = iterator.next() {
+            if let quote = inString {
+                if character == "\\" { _ = iterator.next() } else if character == quote { inString = nil }
+            } else if character == "\"" || character == "'" {
+                inString = character
+            } else if character == "%" {
+                if let next = iterator.next(), next != "%" { count += 1 }
+            }
+        }
+        return count
+    }
+}
+
+/// One result of a projection: values keyed by result key (`department.name`, `sum:salary`, or an alias), with
+/// the typed reads of ``ValueReading`` (`row.double("total")`).
+///
+/// Core Data equivalent: one `NSDictionary` of a `.dictionaryResultType` fetch.
+public struct ProjectionRow: Sendable, ValueReading {
+    /// The values, in the order of the request's properties.
+    public let values: [ObjectValue]
+    let keys: ObjectKeys
+
+    init(values: [ObjectValue], keys: ObjectKeys) {
+        self.values = values
+        self.keys = keys
+    }
+
+    /// The result keys, in order.
+    public var resultKeys: [String] { keys.names }
+
+    /// The value under `key`, or nil when the results have no such key.
+    public func value(forKey key: String) -> ObjectValue? {
+        keys.positions[key].map { values[$0] }
+    }
+
+    /// The result as a dictionary, nil values included as ``ObjectValue/null``.
+    public var dictionary: [String: ObjectValue] {
+        Dictionary(zip(keys.names, values).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,137 @@
+import CDStorePredicate
+import CDStoreSQLite
+import Foundation
+
+extension CDStore.Context {
+    /// Inserts a new object of `entity` and returns its ID.
+    ///
+    /// ```swift
+    /// let ann = try ctx.insert("Employee", ["employeeNumber": 7, "firstName": "Ann", "lastName": "Moreau",
+    ///                                       "hiredAt": Date(), "department": deptID])
+    /// ```
+    ///
+    /// Attributes take Swift values (``ObjectValueConvertible``); a relationship takes the ``ObjectID`` of an
+    /// existing object (an array of them for a to-many). Missing attributes take the model's default. The
+    /// object is validated as Core Data validates on save — required values (``CDStoreError/Code/missingValue``),
+    /// ranges, lengths and patterns (``CDStoreError/Code/validation``), uniqueness constraints
+    /// (``CDStoreError/Code/constraintViolation``), relationship counts — and a failure changes nothing.
+    ///
+    /// Core Data equivalent: `NSEntityDescription.insertNewObject(forEntityName:into:)`, setting each value.
+    @discardableResult
+    public func insert(_ entity: String, _ values: [String: (any ObjectValueConvertible)?]) throws -> ObjectID {
+        try insert(records: [Self.record(values)], into: entity, upsert: false)[0]
+    }
+
+    /// Inserts `values` into the object of `entity` that has the same values for a uniqueness constraint,
+    /// or inserts a new object when there is none; returns the object's ID.
+    ///
+    /// Core Data equivalent: saving with `NSMergeByPropertyObjectTrumpMergePolicy`.
+    @discardableResult
+    public func upsert(_ entity: String, _ values: [String: (any ObjectValueConvertible)?]) throws -> ObjectID {
+        try insert(records: [Self.record(values)], into: entity, upsert: true)[0]
+    }
+
+    /// Inserts an `Encodable` value as a new object of `entity` and returns its ID: each coding key is a property
+    /// name (a key `objectID` is left out), nil optionals take the model's default, ``ObjectID`` values set
+    /// relationships, and nested structs become new related objects.
+    ///
+    /// ```swift
+    /// struct Employee: Codable { var employeeNumber: Int; var firstName, lastName: String; var age: Int? }
+    /// let id = try ctx.insert(Employee(employeeNumber: 8, firstName: "Bo", lastName: "Li", age: 41), into: "Employee")
+    /// ```
+    @discardableResult
+    public func insert<T: Encodable>(_ record: T, into entity: String, upsert: Bool = false) throws -> ObjectID {
+        try insert([record], into: entity, upsert: upsert)[0]
+    }
+
+    /// Inserts `Encodable` values as new objects of `entity`, in one savepoint (all or none), and returns their
+    /// IDs in order. A failure names the record (1-based) in ``CDStoreError/record``.
+    @discardableResult
+    public func insert<T: Encodable>(_ records: [T], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
+        let encoded = try perform { try records.map { InputRecord(fields: try ObjectEncoder.fields(of: $0)) } }
+        return try insert(records: encoded, into: entity, upsert: upsert)
+    }
+
+    /// Inserts store-layer records (JSON values: nested objects, `{"_ref": {…}}` references, object ID strings)
+    /// and returns the IDs of the objects they became.
+    @discardableResult
+    public func insert(records: [InputRecord], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
+        let collected = IDCollector()
+        try perform(writing: true) {
+            try store.insert(records, into: entity, options: InsertOptions(upsert: upsert, onInsert: collected.add))
+        }
+        return collected.ids
+    }
+
+    /// Sets attributes of the objects of `entity` that match a predicate (nil matches all), validating every
+    /// new value first, and returns how many objects changed.
+    ///
+    /// ```swift
+    /// try ctx.update("Employee", where: "department.name == %@", "Sales", set: ["isActive": false])
+    /// ```
+    ///
+    /// Each changed object's `Z_OPT` is incremented, as Core Data does on save. Relationships cannot be set
+    /// this way (insert or upsert the object instead).
+    ///
+    /// Core Data equivalent: `NSBatchUpdateRequest` with `propertiesToUpdate` — validated, unlike a batch update.
+    @discardableResult
+    public func update(_ entity: String, where format: String?, _ arguments: any ObjectValueConvertible...,
+                       set values: [String: (any ObjectValueConvertible)?]) throws -> Int {
+        try update(UpdateRequest(entity: entity, predicate: try predicate(format, arguments), assignments: Self.assignments(values)))
+    }
+
+    /// Sets attributes of one object; false when the store has no object with this ID.
+    @discardableResult
+    public func update(_ id: ObjectID, set values: [String: (any ObjectValueConvertible)?]) throws -> Bool {
+        try update(UpdateRequest(entity: id.entity, predicate: Self.identity(id), assignments: Self.assignments(values),
+                                 includesSubentities: false)) > 0
+    }
+
+    /// Runs a store-layer update (whose values may be expressions: `salary * 1.05`).
+    @discardableResult
+    public func update(_ request: UpdateRequest) throws -> Int {
+        try perform(writing: true) { try store.update(request) }
+    }
+
+    /// Deletes the objects of `entity` that match a predicate (nil deletes all), applying every relationship's
+    /// delete rule (Nullify, Cascade, Deny — ``CDStoreError/Code/deleteDenied`` — and No Action), and returns
+    /// what was deleted per entity.
+    ///
+    /// Core Data equivalent: `NSManagedObjectContext.delete(_:)` on each object, then `save()`.
+    @discardableResult
+    public func delete(_ entity: String, where format: String?, _ arguments: any ObjectValueConvertible...) throws -> DeleteResult {
+        let request = ObjectFetchRequest(entity: entity, predicate: try predicate(format, arguments))
+        return try perform(writing: true) { try store.delete(request) }
+    }
+
+    /// Deletes one object (and what its Cascade rules reach); false when the store has no object with this ID.
+    @discardableResult
+    public func delete(_ id: ObjectID) throws -> Bool {
+        let request = ObjectFetchRequest(entity: id.entity, includesSubentities: false, primaryKeys: [id.primaryKey])
+        return try perform(writing: true) { try store.delete(request).requested > 0 }
+    }
+
+    /// A record of Swift values.
+    static func record(_ values: [String: (any ObjectValueConvertible)?]) -> InputRecord {
+        InputRecord(fields: values.sorted { $0.key < $1.key }.map { ($0.key, $0.value?.inputValue ?? .null) })
+    }
+
+    static func assignments(_ values: [String: (any ObjectValueConvertible)?]) -> [UpdateAssignment] {
+        values.sorted { $0.key < $1.key }.map { UpdateAssignment($0.key, .literal($0.value?.inputValue ?? .null)) }
+    }
+
+    /// `SELF == <id>`: the one object.
+    static func identity(_ id: ObjectID) -> PredicateNode {
+        .comparison(PredicateComparison(left: .evaluatedObject, op: .equal, right: .constant(.string(id.description))))
+    }
+}
+
+/// Gathers the IDs an insert reports, in order.
+final class IDCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [ObjectID] = []
+
+    var ids: [ObjectID] { lock.withLock { collected } }
+
+    @Sendable func add(_ id: ObjectID) { lock.withLock { collected.append(id) } }
+}

@@ -1,0 +1,40 @@
+import CDStoreSQLite
+
+extension CDStore.Context {
+    /// The objects of `entity` that `criteria` select, in its order and window.
+    ///
+    /// ```swift
+    /// try ctx.fetch("Employee", matching: .ge("age", 30).and(.eq("department.name", "R&D")).sorted(by: "-salary"))
+    /// ```
+    public func fetch(_ entity: String, matching criteria: Criteria) throws -> [StoredObject] {
+        try fetch(criteria.request(for: entity))
+    }
+
+    /// The objects `criteria` select, decoded as `T`.
+    public func fetch<T: Decodable>(_ type: T.Type, from entity: String, matching criteria: Criteria) throws -> [T] {
+        try fetch(criteria.request(for: entity)).map { try $0.decode(type) }
+    }
+
+    /// A cursor over the objects `criteria` select.
+    public func cursor(_ entity: String, matching criteria: Criteria) throws -> StoredObjectCursor {
+        try cursor(criteria.request(for: entity))
+    }
+
+    /// The number of objects `criteria` select (their window applies).
+    public func count(_ entity: String, matching criteria: Criteria) throws -> Int {
+        try perform { try store.count(criteria.request(for: entity)) }
+    }
+
+    /// Sets attributes of the objects `criteria` filter (their order and window do not apply).
+    @discardableResult
+    public func update(_ entity: String, matching criteria: Criteria, set values: [String: (any ObjectValueConvertible)?]) throws -> Int {
+        try update(UpdateRequest(entity: entity, predicate: criteria.predicate, assignments: Self.assignments(values)))
+    }
+
+    /// Deletes the objects `criteria` filter (their order and window do not apply), applying delete rules.
+    @discardableResult
+    public func delete(_ entity: String, matching criteria: Criteria) throws -> DeleteResult {
+        let request = ObjectFetchRequest(entity: entity, predicate: criteria.predicate)
+        return try perform(writing: true) { try store.delete(request) }
+    }
+}

@@ -1,0 +1,199 @@
+import CDStorePredicate
+import CDStoreSQLite
+
+/// A query built from values instead of format strings: filters combined with `and`/`or`/`not`, an order and
+/// a window, turned into the same predicate tree (``PredicateNode``) a format string parses to.
+///
+/// ```swift
+/// let criteria = Criteria.ge("age", 30)
+///     .and(.eq("department.name", "R&D"))
+///     .and(.not(.isNull("email")))
+///     .sorted(by: "-salary", "lastName")
+///     .limit(50)
+/// let seniors = try ctx.fetch("Employee", matching: criteria)
+/// criteria.predicate?.format   // age >= 30 AND department.name == "R&D" AND NOT email == nil
+/// ```
+///
+/// Values are Swift values (``ObjectValueConvertible``), bound as constants: user text never becomes
+/// predicate syntax. Key paths are dotted (`department.name`) and may use collection operators
+/// (`employees.@count`).
+///
+/// Core Data equivalent: an `NSFetchRequest` whose predicate is built with `NSComparisonPredicate` and
+/// `NSCompoundPredicate`.
+public struct Criteria: Sendable, Equatable {
+    /// The filter; nil matches every object.
+    public var predicate: PredicateNode?
+    /// The order, most significant first.
+    public var sort: [SortDescriptor]
+    /// At most this many objects.
+    public var limit: Int?
+    /// Skip this many objects first.
+    public var offset: Int?
+
+    /// Criteria with a filter (nil: all objects), an order and a window.
+    public init(predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil) {
+        self.predicate = predicate
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Criteria from a predicate format and its arguments, for what the factories do not say
+    /// (`SUBQUERY`, `ANY`, arithmetic): `try Criteria("ANY employees.age > %@", 50)`.
+    public init(_ format: String, _ arguments: any ObjectValueConvertible...) throws {
+        self.init(predicate: try CDStoreError.wrapping {
+            try PredicateParser.parse(format, arguments: arguments.map(\.formatArgument))
+        })
+    }
+
+    /// Every object, in primary-key order.
+    public static var all: Criteria { Criteria() }
+
+    /// The fetch request these criteria describe for `entity`.
+    public func request(for entity: String) -> ObjectFetchRequest {
+        ObjectFetchRequest(entity: entity, predicate: predicate, sort: sort, limit: limit, offset: offset)
+    }
+}
+
+extension Criteria {
+    /// `keyPath == value` (nil compares with nil).
+    public static func eq(_ keyPath: String, _ value: (any ObjectValueConvertible)?, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .equal, value, options)
+    }
+
+    /// `keyPath != value`.
+    public static func ne(_ keyPath: String, _ value: (any ObjectValueConvertible)?, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .notEqual, value, options)
+    }
+
+    /// `keyPath < value`.
+    public static func lt(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria { compare(keyPath, .lessThan, value, []) }
+
+    /// `keyPath <= value`.
+    public static func le(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
+        compare(keyPath, .lessThanOrEqual, value, [])
+    }
+
+    /// `keyPath > value`.
+    public static func gt(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria { compare(keyPath, .greaterThan, value, []) }
+
+    /// `keyPath >= value`.
+    public static func ge(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
+        compare(keyPath, .greaterThanOrEqual, value, [])
+    }
+
+    /// `keyPath BETWEEN {low, high}`, inclusive at both ends.
+    public static func between(_ keyPath: String, _ low: any ObjectValueConvertible, _ high: any ObjectValueConvertible) -> Criteria {
+        filter(PredicateComparison(left: .keyPath(keyPath), op: .between,
+                                   right: .constant(.array([low.predicateValue, high.predicateValue]))))
+    }
+
+    /// `keyPath IN {values…}`.
+    public static func `in`(_ keyPath: String, _ values: [any ObjectValueConvertible]) -> Criteria {
+        filter(PredicateComparison(left: .keyPath(keyPath), op: .in, right: .constant(.array(values.map(\.predicateValue)))))
+    }
+
+    /// `keyPath LIKE pattern`: `*` is any run of characters, `?` one character; `[c]` with `.caseInsensitive`.
+    public static func like(_ keyPath: String, _ pattern: String, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .like, pattern, options)
+    }
+
+    /// `keyPath BEGINSWITH prefix`.
+    public static func beginsWith(_ keyPath: String, _ prefix: String, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .beginsWith, prefix, options)
+    }
+
+    /// `keyPath ENDSWITH suffix`.
+    public static func endsWith(_ keyPath: String, _ suffix: String, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .endsWith, suffix, options)
+    }
+
+    /// `keyPath CONTAINS text` (a substring of a string attribute).
+    public static func contains(_ keyPath: String, _ text: String, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .contains, text, options)
+    }
+
+    /// `keyPath MATCHES regex`: the whole string matches an ICU regular expression.
+    public static func matches(_ keyPath: String, _ regex: String, options: ComparisonOptions = []) -> Criteria {
+        compare(keyPath, .matches, regex, options)
+    }
+
+    /// `keyPath == nil`.
+    public static func isNull(_ keyPath: String) -> Criteria { compare(keyPath, .equal, nil, []) }
+
+    /// `keyPath != nil`.
+    public static func isNotNull(_ keyPath: String) -> Criteria { compare(keyPath, .notEqual, nil, []) }
+
+    /// Objects matching every one of `criteria` (their orders follow each other; the last window wins).
+    public static func and(_ criteria: [Criteria]) -> Criteria { combine(criteria, all: true) }
+
+    /// Objects matching at least one of `criteria`.
+    public static func or(_ criteria: [Criteria]) -> Criteria { combine(criteria, all: false) }
+
+    /// Objects not matching `criteria`.
+    public static func not(_ criteria: Criteria) -> Criteria {
+        var negated = criteria
+        negated.predicate = .not(criteria.predicate ?? .constant(true))
+        return negated
+    }
+
+    /// These criteria and `other`.
+    public func and(_ other: Criteria) -> Criteria { .and([self, other]) }
+
+    /// These criteria or `other`.
+    public func or(_ other: Criteria) -> Criteria { .or([self, other]) }
+
+    /// The same filter in this order: `name`, `-name` (descending), `name:ci` (ignoring case), most significant
+    /// first.
+    public func sorted(by keys: String...) -> Criteria {
+        var copy = self
+        copy.sort = keys.map(SortDescriptor.init(parsing:))
+        return copy
+    }
+
+    /// The same filter and order, at most `limit` objects after skipping `offset`.
+    public func limit(_ limit: Int, offset: Int? = nil) -> Criteria {
+        var copy = self
+        copy.limit = limit
+        copy.offset = offset ?? self.offset
+        return copy
+    }
+
+    /// `a && b`: both.
+    public static func && (lhs: Criteria, rhs: Criteria) -> Criteria { lhs.and(rhs) }
+    /// `a || b`: either.
+    public static func || (lhs: Criteria, rhs: Criteria) -> Criteria { lhs.or(rhs) }
+    /// `!a`: not.
+    public static prefix func ! (criteria: Criteria) -> Criteria { .not(criteria) }
+
+    private static func compare(_ keyPath: String, _ op: ComparisonOperator, _ value: (any ObjectValueConvertible)?,
+                                _ options: ComparisonOptions) -> Criteria {
+        filter(PredicateComparison(left: .keyPath(keyPath), op: op, right: .constant(value?.predicateValue ?? .null),
+                                   options: options))
+    }
+
+    private static func filter(_ comparison: PredicateComparison) -> Criteria {
+        Criteria(predicate: .comparison(comparison))
+    }
+
+    /// Flattens nested ANDs (ORs) into one chain, as the parser reads `a AND b AND c`, so that the printed
+    /// format is the one a person would write.
+    private static func combine(_ criteria: [Criteria], all: Bool) -> Criteria {
+        var operands: [PredicateNode] = []
+        for predicate in criteria.compactMap(\.predicate) {
+            switch (predicate, all) {
+            case (.and(let inner), true), (.or(let inner), false): operands += inner
+            default: operands.append(predicate)
+            }
+        }
+        let predicate: PredicateNode? = switch operands.count {
+        case 0: nil
+        case 1: operands[0]
+        default: all ? .and(operands) : .or(operands)
+        }
+        // An OR of a criterion that matches everything matches everything.
+        let matchesAll = !all && criteria.contains { $0.predicate == nil }
+        return Criteria(predicate: matchesAll ? nil : predicate, sort: criteria.flatMap(\.sort),
+                        limit: criteria.last { $0.limit != nil }?.limit, offset: criteria.last { $0.offset != nil }?.offset)
+    }
+}

@@ -1,0 +1,100 @@
+import CDStore
+import Foundation
+import Testing
+
+@Suite struct WriteTests {
+    @Test func insertReturnsTheNewObjectIDAndSetsRelationships() throws {
+        let fixture = try CompanyFixture()
+        let id = try fixture.store.write { ctx throws in
+            try ctx.insert("Employee", ["firstName": "Eve", "lastName": "Adams", "employeeNumber": 5, "department": fixture.sales])
+        }
+        #expect(id.entity == "Employee")
+        #expect(id.storeUUID == fixture.store.storeUUID)
+        let eve = try #require(try fixture.store.read { try $0.object(id) })
+        #expect(eve.string("firstName") == "Eve")
+        #expect(eve.related("department") == fixture.sales)
+    }
+
+    @Test func throwingBodyRollsEverythingBack() throws {
+        struct Stop: Error {}
+        let fixture = try CompanyFixture()
+        #expect(throws: Stop.self) {
+            try fixture.store.write { ctx throws in
+                try ctx.insert("Employee", ["firstName": "Eve", "lastName": "Adams", "employeeNumber": 5])
+                try ctx.update("Employee", where: nil, set: ["isActive": false])
+                throw Stop()
+            }
+        }
+        try fixture.store.read { ctx throws in
+            #expect(try ctx.count("Employee") == 4)
+            #expect(try ctx.count("Employee", where: "isActive == NO") == 0)
+        }
+    }
+
+    @Test func aCaughtFailureUndoesOnlyItsOwnCall() throws {
+        let fixture = try CompanyFixture()
+        try fixture.store.write { ctx throws in
+            try ctx.insert("Employee", ["firstName": "Eve", "lastName": "Adams", "employeeNumber": 5])
+            // Duplicate employee number: refused, and nothing of it stays.
+            #expect(throws: CDStoreError.self) {
+                try ctx.insert("Employee", ["firstName": "Fay", "lastName": "Bell", "employeeNumber": 5])
+            }
+        }
+        try fixture.store.read { ctx throws in
+            #expect(try ctx.count("Employee") == 5)
+            #expect(try ctx.count("Employee", where: "firstName == 'Fay'") == 0)
+        }
+    }
+
+    @Test func updateByPredicateAndByID() throws {
+        let fixture = try CompanyFixture()
+        try fixture.store.write { ctx throws in
+            #expect(try ctx.update("Employee", where: "department == %@", fixture.research, set: ["isActive": false]) == 3)
+            #expect(try ctx.update(fixture.employees["Dana"]!, set: ["email": nil, "age": 30]))
+        }
+        try fixture.store.read { ctx throws in
+            #expect(try ctx.count("Employee", where: "isActive == NO") == 3)
+            #expect(try ctx.object(fixture.employees["Dana"]!)?.int("age") == 30)
+        }
+    }
+
+    @Test func upsertMergesIntoTheObjectAConstraintMatches() throws {
+        let fixture = try CompanyFixture()
+        let merged = try fixture.store.write { ctx throws in
+            try ctx.upsert("Employee", ["employeeNumber": 1, "firstName": "Ann", "lastName": "Moreau-Li"])
+        }
+        #expect(merged == fixture.employees["Ann"])
+        try fixture.store.read { ctx throws in
+            #expect(try ctx.count("Employee") == 4)
+            #expect(try ctx.object(merged)?.string("lastName") == "Moreau-Li")
+        }
+    }
+
+    @Test func deleteAppliesDeleteRules() throws {
+        let fixture = try CompanyFixture()
+        // Department.employees is Deny: R&D has employees.
+        do {
+            try fixture.store.write { ctx in try ctx.delete(fixture.research) }
+            Issue.record("the delete should have been refused")
+        } catch let error as CDStoreError {
+            #expect(error.code == .deleteDenied)
+            #expect(error.coreDataCode == 1600)
+            #expect(error.entity == "Department")
+            #expect(error.property == "employees")
+            #expect(error.isRelationship)
+        }
+        let result = try fixture.store.write { ctx in try ctx.delete("Employee", where: "department == %@", fixture.sales) }
+        #expect(result.total == 1)
+        #expect(try fixture.store.write { ctx in try ctx.delete(fixture.sales) })
+        #expect(try fixture.store.read { try $0.object(fixture.sales) } == nil)
+    }
+
+    @Test func writingInsideAReadIsRefused() throws {
+        let fixture = try CompanyFixture()
+        do {
+            try fixture.store.read { ctx in try ctx.insert("Employee", ["firstName": "Eve"]) }
+            Issue.record("the write should have been refused")
+        } catch CDStoreError.Code.readOnly {
+        }
+    }
+}
