@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+@testable import CDStoreSQLite
 import CDStoreTestSupport
 import Foundation
 import GRDB

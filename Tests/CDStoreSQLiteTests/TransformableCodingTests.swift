@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+@testable import CDStoreSQLite
 import Foundation
 import GRDB
 import Testing

@@ -1,5 +1,5 @@
 @testable import CDStoreModel
-import CDStoreSQLite
+@testable import CDStoreSQLite
 import CDStoreTestSupport
 import Foundation
 import GRDB

@@ -1,7 +1,7 @@
 import CDStoreModel
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// Encodes rows of one entity, read straight from a SQLite statement, as JSON objects or CSV lines.
 ///

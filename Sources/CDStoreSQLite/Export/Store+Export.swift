@@ -1,7 +1,7 @@
 import CDStoreModel
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 extension Store {
     /// Whether ``writeRecords(_:style:to:)`` can stream `request`: it selects objects of one concrete entity

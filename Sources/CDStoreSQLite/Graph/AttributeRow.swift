@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// The attribute columns of one object, converted and validated, ready to insert or to merge into a row.
 struct AttributeRow {

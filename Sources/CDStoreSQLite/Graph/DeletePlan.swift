@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// What a delete does once relationship delete rules are applied: every object it removes (the requested ones
 /// and, through Cascade, their related objects, cycles included) and the objects Nullify changes.

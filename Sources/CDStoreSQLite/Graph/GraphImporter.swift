@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// A whole object graph as `cdstore export` writes it: every object under its own entity, with its `_id` and
 /// its relationships as object IDs.

@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// A new object's row, converted and validated, and the INSERT that writes it.
 struct PendingRow {

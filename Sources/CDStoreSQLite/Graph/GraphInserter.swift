@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Inserts a graph of objects from nested records within one transaction: nested objects become new
 /// related objects, object ID strings and `{"_ref": {…}}` refer to existing ones.

@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// Checks relationship rules on the objects a transaction wrote, before it commits: a required to-one has a
 /// value, a required to-many is not empty, and to-many counts stay within the model's minimum and maximum.

@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// Finds existing objects for references in input: by object ID, or by attribute values.
 struct ObjectLookup {

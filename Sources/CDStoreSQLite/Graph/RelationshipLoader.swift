@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// Adds relationship values to fetched objects, a batch at a time: one query per relationship and batch, so
 /// fetching N objects never costs N queries (Core Data's prefetching).

@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 extension RelationshipStorage {
     /// Makes `target` the value of the to-one `edge` of `source` (nil clears it), keeping the inverse consistent:

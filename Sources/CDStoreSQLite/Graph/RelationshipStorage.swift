@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// Reads and writes relationship edges where Core Data keeps them (coredata-format.md §1.6): to-one foreign
 /// keys in the source table, to-many relationships through the inverse's foreign key in the destination table

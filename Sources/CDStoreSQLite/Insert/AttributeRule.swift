@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The model's validation settings of one attribute, parsed once: whether a value is required, numeric and
 /// date bounds, length limits and the compiled regular expression. Checking a value builds no text unless the

@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// A record's fields sorted by an entity's write plan: attribute inputs by column slot, relationship inputs in
 /// record order.

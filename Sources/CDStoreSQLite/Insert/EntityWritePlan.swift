@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// Everything about inserting objects of one entity that never changes within a command, worked out when the
 /// first record of that entity arrives: the stored attributes with their columns, parsed defaults and validation

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// Binds and runs a prepared statement through SQLite's C interface, for the per-record paths of bulk writes.
 ///

@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Rewriting tables and Z_PRIMARYKEY: steps 5 and 6 of a migration step.
 extension MigrationStepRunner {

@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One SQL statement a migration issued.
 public struct MigrationStatement: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// How to migrate a store.
 public struct MigrationOptions: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Aggregate functions SQLite lacks, registered on the connection that runs a projection, so that every value is
 /// still computed inside the one SQL query.

@@ -1,7 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// How a result column's SQL value becomes a typed value.
 enum ResultType {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension Store {
     /// The results of a dictionary fetch: per object, or per group with ``ProjectionRequest/groupBy``, each a list
@@ -27,7 +27,7 @@ extension Store {
     }
 
     /// The SQL statement (with its bound values) ``project(_:)`` runs for `request`, checked against the model.
-    public func projectionStatement(_ request: ProjectionRequest) throws -> SQLFragment {
+    func projectionStatement(_ request: ProjectionRequest) throws -> SQLFragment {
         try ProjectionQuery(store: self, request: request).statement
     }
 }

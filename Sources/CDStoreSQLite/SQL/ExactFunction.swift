@@ -1,6 +1,6 @@
-import GRDB
+internal import GRDB
 import Foundation
-import GRDBSQLite
+internal import GRDBSQLite
 
 /// A scalar SQL function whose text arguments and text result keep their byte length.
 ///

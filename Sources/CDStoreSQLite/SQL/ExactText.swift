@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// Text in and out of SQLite with its byte length, so that a NUL character inside a string is kept.
 ///

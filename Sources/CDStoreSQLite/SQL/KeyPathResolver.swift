@@ -1,6 +1,6 @@
 import CDStoreModel
 import CDStorePredicate
-import GRDB
+internal import GRDB
 
 /// The object a key path starts from: a table alias and the entity whose objects it holds. The fetched
 /// objects are the scope `t`; a `SUBQUERY` variable or a to-many element gets a scope of its own (`t1`, `t2`, …).

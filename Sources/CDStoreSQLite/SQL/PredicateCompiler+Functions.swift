@@ -1,7 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
 import Foundation
-import GRDB
+internal import GRDB
 
 /// NSExpression functions and CAST, compiled to SQL.
 extension PredicateCompiler {

@@ -1,7 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One side of a comparison, compiled.
 struct Operand {

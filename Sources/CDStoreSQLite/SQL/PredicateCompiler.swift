@@ -1,6 +1,6 @@
 import CDStoreModel
 import CDStorePredicate
-import GRDB
+internal import GRDB
 
 /// Compiles a predicate AST to an SQL condition over the entity's table (aliased `t`), checked against the
 /// model before any SQL runs: unknown keys (with "did you mean"), values that do not fit the attribute's type,

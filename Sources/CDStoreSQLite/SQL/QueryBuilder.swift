@@ -1,7 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// Builds the SQL of one fetch request from the store's layout: which table, which columns, which rows, in
 /// which order. Values from the request are always bound, never spliced into the SQL text.

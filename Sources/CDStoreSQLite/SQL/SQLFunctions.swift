@@ -1,6 +1,6 @@
 import CDStorePredicate
 import Foundation
-import GRDB
+internal import GRDB
 
 /// SQL functions cdstore registers on every connection, so that predicates mean in SQL what they mean to
 /// Foundation: Unicode-correct `[c]`/`[d]`, `LIKE` with `*` and `?`, whole-string ICU `MATCHES`.

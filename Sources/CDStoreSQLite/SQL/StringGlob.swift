@@ -1,5 +1,5 @@
 import CDStorePredicate
-import GRDB
+internal import GRDB
 
 /// `name BEGINSWITH 'A'`, `ENDSWITH` and `CONTAINS` without options, compiled to SQLite's own `GLOB` instead of a
 /// call into Swift (``SQLFunctions/stringCompare``) per row, which made such counts half as slow again as the SQL.

@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// Turns SQLite's constraint failures into errors in the model's terms.
 enum ConstraintReport {

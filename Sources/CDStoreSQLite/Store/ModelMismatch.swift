@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Why a given model does not fit a store (Core Data error 134100), said so that users know which model
 /// version they need: the entities whose version hash differs or that exist on one side only and, when the

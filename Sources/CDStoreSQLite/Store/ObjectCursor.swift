@@ -1,5 +1,5 @@
 import CDStoreModel
-import GRDB
+internal import GRDB
 
 /// The objects of a fetch request, read from one SQLite statement as they are asked for: rows a batch of 256 at
 /// a time, with relationship values added per batch (one query per relationship and batch, never per object).

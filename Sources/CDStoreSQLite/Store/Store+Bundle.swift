@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension Store {
     /// Makes the store ready to ship inside an app bundle: the WAL checkpointed into the main file, rollback

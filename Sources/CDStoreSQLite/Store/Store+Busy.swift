@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Store {
     /// The error for a lock that stayed taken past the busy timeout: how long was waited, which processes have the

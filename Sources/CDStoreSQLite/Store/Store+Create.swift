@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Store {
     /// Creates a new, empty store laid out as Core Data lays out `loaded` (coredata-format.md §1.12): incremental

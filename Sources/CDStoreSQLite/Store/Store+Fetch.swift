@@ -1,6 +1,6 @@
 import CDStoreModel
 import CDStorePredicate
-import GRDB
+internal import GRDB
 
 extension Store {
     /// The objects `request` selects, in its order.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// A private copy of a store (its main file and its `-wal` or `-journal`) in a temporary folder, removed when the
 /// store that reads it goes away.

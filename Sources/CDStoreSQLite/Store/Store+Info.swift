@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What `cdstore info` shows about a store.
 public struct StoreInfo: Sendable {

@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Store {
     /// Inserts `records` as new objects of `entityName` (or of the sub-entity a record names with `"_entity"`),

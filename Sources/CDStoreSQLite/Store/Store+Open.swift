@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Store {
     /// Opens the store at `path` with `model`; see ``open(at:loaded:options:)``.

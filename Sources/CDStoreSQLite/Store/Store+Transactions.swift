@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The transaction a thread is running for a store, so that the store's calls made inside it join it.
 ///

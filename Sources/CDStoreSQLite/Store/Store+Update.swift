@@ -1,7 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
 import Foundation
-import GRDB
+internal import GRDB
 
 extension Store {
     /// Sets attributes of the objects `request` selects, in one transaction, and returns how many objects changed.

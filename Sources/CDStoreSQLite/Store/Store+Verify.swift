@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One thing `verify` found wrong, with the entity or table concerned.
 public struct VerifyProblem: Sendable, Equatable, CustomStringConvertible {

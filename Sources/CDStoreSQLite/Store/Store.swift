@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// A Core Data SQLite store opened with a model: the entry point for reading and writing objects.
 ///

@@ -1,16 +1,16 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Converts input values to what Core Data keeps in an attribute's column, and stored values back.
 ///
 /// Storage follows coredata-format.md §1.5: integers and booleans as INTEGER, Decimal/Double/Float as REAL
 /// (a Float is stored widened to Double, as Core Data does), dates as REAL seconds since 2001-01-01, UUIDs as
 /// 16-byte BLOBs, Binary and Transformable as BLOBs, URIs and strings as TEXT.
-public enum AttributeCoding {
+enum AttributeCoding {
     /// The value to store for `input` in `attribute`, or an error that says why it does not fit.
     /// Validation rules of the model (range, length, regular expression) are checked by ``AttributeValidation``.
-    public static func storedValue(_ input: InputValue, for attribute: Attribute) throws -> DatabaseValue {
+    static func storedValue(_ input: InputValue, for attribute: Attribute) throws -> DatabaseValue {
         if case .null = input { return .null }
         switch attribute.type {
         case .integer16, .integer32, .integer64:
@@ -71,7 +71,7 @@ public enum AttributeCoding {
     /// A `Binary` value with external storage that lives in an external file cannot be read without the
     /// store's location: it comes back as the raw column bytes (`0x02 ‖ name ‖ 0x00`). Use
     /// ``objectValue(_:for:externalData:)`` to read those files.
-    public static func objectValue(_ stored: DatabaseValue, for attribute: Attribute) -> ObjectValue {
+    static func objectValue(_ stored: DatabaseValue, for attribute: Attribute) -> ObjectValue {
         if case .blob(let data) = stored.storage, attribute.type == .binary, attribute.allowsExternalBinaryDataStorage,
            case .external = ExternalBinaryData.reference(data) {
             return .data(data)
@@ -88,7 +88,7 @@ public enum AttributeCoding {
     ///
     /// When `externalData` counts missing files (``ExternalDataLocation/missingFiles``), a value whose file is
     /// missing reads as `.null` and is counted under `entity` instead of throwing.
-    public static func objectValue(_ stored: DatabaseValue, for attribute: Attribute,
+    static func objectValue(_ stored: DatabaseValue, for attribute: Attribute,
                                    externalData: ExternalDataLocation?, entity: String? = nil) throws -> ObjectValue {
         switch stored.storage {
         case .null:

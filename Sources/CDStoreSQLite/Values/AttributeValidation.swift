@@ -1,16 +1,16 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Checks a value against the model's rules for its attribute before it is written: required values,
 /// numeric ranges, string and data lengths, date bounds and the regular expression.
 ///
 /// Core Data equivalent: `NSManagedObject.validateValue(_:forKey:)` with the attribute's validation settings.
-public struct AttributeValidation: Sendable {
+struct AttributeValidation: Sendable {
     private let regularExpressions: [String: NSRegularExpression]
 
     /// Prepares validation for every attribute of `model` (regular expressions are compiled once).
-    public init(model: ManagedObjectModel) {
+    init(model: ManagedObjectModel) {
         var compiled: [String: NSRegularExpression] = [:]
         for entity in model.entities {
             for attribute in entity.attributes {
@@ -23,7 +23,7 @@ public struct AttributeValidation: Sendable {
     }
 
     /// Throws if `stored` (the column value ``AttributeCoding`` produced) breaks a rule of `attribute`.
-    public func validate(_ stored: DatabaseValue, for attribute: Attribute) throws {
+    func validate(_ stored: DatabaseValue, for attribute: Attribute) throws {
         try rule(for: attribute).validate(stored)
     }
 

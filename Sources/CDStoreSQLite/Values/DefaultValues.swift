@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The value a new object gets for an attribute the input left out: the model's default, else NULL.
 ///

@@ -1,6 +1,6 @@
 import CDStoreModel
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Transformable attributes whose value transformer unarchives keyed archives (Core Data's default): their
 /// column holds an `NSKeyedArchiver` archive, shown and accepted as JSON when it holds property-list objects.
