@@ -84,7 +84,7 @@ import Testing
         let error = try #require(throws: ModelError.self) { try ModelLoader.load(folder.path) }
         #expect(error.code == .unknownVersion)
         #expect(error.description
-                == "\(folder.path): nothing says which version is current; pick one with --model-version (versions: A, B)")
+                == "\(folder.path): nothing says which version is current; pick one by name (versions: A, B)")
         #expect(error.file == folder.path)
         // Naming a version works, with or without the extension.
         #expect(try ModelLoader.load(folder.path, version: "B").versionName == "B")

@@ -374,7 +374,7 @@ struct MigrationOpenTests {
             try Store.open(at: path, loaded: try StaffFixture.version("Staff 2"), options: .init(migrate: false))
         } throws: { error in
             let text = "\(error)"
-            return text.contains("134100") && text.contains("--no-migrate") && text.contains("\n  attribute renamed: Person.fullName (was name)")
+            return text.contains("134100") && text.contains("migration is off") && text.contains("\n  attribute renamed: Person.fullName (was name)")
                 && text.contains("\n  entity removed: Legacy")
         }
         #expect(StaffFixture.bytes(path) == before)

@@ -283,19 +283,19 @@ import Testing
 
     @Test func aggregateMixedWithUngroupedProperty() {
         #expect(failure(["firstName", "sum:salary"])
-                == "entity 'Employee': projection: 'sum:salary' is an aggregate, which folds all objects into one result, but 'firstName' has a value per object: group by it (--group-by firstName) or leave it out")
+                == "entity 'Employee': projection: 'sum:salary' is an aggregate, which folds all objects into one result, but 'firstName' has a value per object: group by it (groupBy firstName) or leave it out")
         #expect(failure(["firstName", "count:SELF"], groupBy: ["lastName"])
-                == "entity 'Employee': projection: 'firstName' is neither grouped nor an aggregate: add it to --group-by or apply a function (sum, average, count, min, max, median, stddev)")
+                == "entity 'Employee': projection: 'firstName' is neither grouped nor an aggregate: add it to groupBy or apply a function (sum, average, count, min, max, median, stddev)")
         #expect(failure(["lastName"], groupBy: ["sum:age"])
                 == "entity 'Employee': projection: cannot group by 'sum:age': it is an aggregate; group by attributes or key paths")
     }
 
     @Test func havingWithoutGroupBy() {
         #expect(failure(["count:SELF"], having: "count:(SELF) > 1")
-                == "entity 'Employee': projection: --having needs --group-by: it filters groups, and there are none (use --where to filter objects)")
+                == "entity 'Employee': projection: having needs groupBy: it filters groups, and there are none (filter objects with the predicate)")
         #expect(failure(["lastName", "count:SELF"], groupBy: ["lastName"], having: "age > 3") == """
-            entity 'Employee': projection: --having: 'age' is neither grouped nor an aggregate, so it has no single value \
-            per group: use a result key, a --group-by key or a function such as sum:(age)
+            entity 'Employee': projection: having: 'age' is neither grouped nor an aggregate, so it has no single value \
+            per group: use a result key, a groupBy key or a function such as sum:(age)
             """)
     }
 
@@ -330,7 +330,7 @@ import Testing
         #expect(failure(["age", "age"])
                 == "entity 'Employee': projection: two properties have the result key 'age'; rename one with AS alias")
         #expect(failure(["age"], sort: ["-agee"])
-                == "entity 'Employee': projection: --sort 'agee': no attribute or relationship 'agee' in Employee; did you mean 'age'?")
+                == "entity 'Employee': projection: sort 'agee': no attribute or relationship 'agee' in Employee; did you mean 'age'?")
     }
 
     // MARK: - SQL

@@ -116,10 +116,10 @@ struct FormatOptions: ParsableArguments {
     var resolved: OutputFormat { format ?? .default }
 }
 
-/// Messages for people, on standard error.
+/// Messages for people, on standard error, in the command line's words (``CLIWording``).
 enum Console {
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("warning: " + CLIWording.flags(message) + "\n").utf8))
     }
 
     static func note(_ message: String) {
@@ -127,6 +127,6 @@ enum Console {
     }
 
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("error: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("error: " + CLIWording.flags(message) + "\n").utf8))
     }
 }

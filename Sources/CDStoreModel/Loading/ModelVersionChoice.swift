@@ -32,7 +32,7 @@ enum ModelVersionChoice {
             return current.name
         }
         guard available.count == 1 else {
-            throw ModelError(.unknownVersion, "nothing says which version is current; pick one with --model-version "
+            throw ModelError(.unknownVersion, "nothing says which version is current; pick one by name "
                              + "(versions: \(available.joined(separator: ", ")))", file: file.path)
         }
         return available[0]

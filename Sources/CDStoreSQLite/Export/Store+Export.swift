@@ -24,7 +24,7 @@ extension Store {
     public func writeRecords(_ request: ObjectFetchRequest, style: RecordStyle, to sink: ByteSink,
                              progress: ((Int) -> Void)? = nil) throws -> Int {
         guard canStreamRecords(request) else {
-            throw StoreError(.invalidInput, "this request cannot be streamed (sub-entities or --include)", entity: request.entity)
+            throw StoreError(.invalidInput, "this request cannot be streamed (sub-entities or includes)", entity: request.entity)
         }
         let query = try QueryBuilder(store: self, request: request)
         let relationships = request.relationships == .none ? []

@@ -87,7 +87,7 @@ extension GraphInserter {
         }.joined(separator: ", ")
         return StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: "
                           + "an object with \(described) already exists (\(store.objectID(existing))); "
-                          + "use --upsert to merge into it", entity: plan.entity.name)
+                          + "insert with upsert to merge into it", entity: plan.entity.name)
     }
 }
 

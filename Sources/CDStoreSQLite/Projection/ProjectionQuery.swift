@@ -75,7 +75,7 @@ struct ProjectionQuery {
     }
 
     private mutating func build() throws {
-        guard !request.properties.isEmpty else { throw error("no properties: name at least one (--properties name,age)") }
+        guard !request.properties.isEmpty else { throw error("no properties: name at least one property") }
         var seen: Set<String> = []
         for property in request.properties where !seen.insert(property.key).inserted {
             throw error("two properties have the result key '\(property.key)'; rename one with AS alias")
@@ -92,17 +92,17 @@ struct ProjectionQuery {
             throw error("cannot group by '\(group.key)': it is an aggregate; group by attributes or key paths")
         }
         if request.having != nil && groups.isEmpty {
-            throw error("--having needs --group-by: it filters groups, and there are none (use --where to filter objects)")
+            throw error("having needs groupBy: it filters groups, and there are none (filter objects with the predicate)")
         }
         let ungrouped = request.properties.filter { !$0.isAggregate }
         if groups.isEmpty {
             if let aggregate = request.properties.first(where: \.isAggregate), let plain = ungrouped.first {
                 throw error("'\(aggregate.key)' is an aggregate, which folds all objects into one result, but '\(plain.key)' "
-                            + "has a value per object: group by it (--group-by \(plain.expressionText)) or leave it out")
+                            + "has a value per object: group by it (groupBy \(plain.expressionText)) or leave it out")
             }
         } else {
             for property in ungrouped where !groups.contains(where: { $0.sameValue(as: property) }) {
-                throw error("'\(property.key)' is neither grouped nor an aggregate: add it to --group-by or apply a function "
+                throw error("'\(property.key)' is neither grouped nor an aggregate: add it to groupBy or apply a function "
                             + "(sum, average, count, min, max, median, stddev)")
             }
         }
@@ -133,7 +133,7 @@ struct ProjectionQuery {
         var groupSQL: [SQLFragment] = []
         var groupValues: [(ProjectionProperty, CompiledValue)] = []
         for group in groups {
-            let value = try about("--group-by '\(group.key)'") { try compile(group) }
+            let value = try about("groupBy '\(group.key)'") { try compile(group) }
             groupSQL.append(value.sql)
             groupValues.append((group, value))
         }
@@ -336,7 +336,7 @@ struct ProjectionQuery {
                 let asProperty = ProjectionProperty(expression: expression, text: path.description)
                 if groups.contains(where: { $0.sameValue(as: asProperty) }) { return bind(asProperty) }
                 failure = StoreError(.invalidInput, "'\(path)' is neither grouped nor an aggregate, so it has no single value "
-                                     + "per group: use a result key, a --group-by key or a function such as sum:(\(path))")
+                                     + "per group: use a result key, a groupBy key or a function such as sum:(\(path))")
                 return nil
             case .function(let selector, let arguments) where selector.hasSuffix(":") && arguments.count == 1:
                 let name = String(selector.dropLast())
@@ -348,12 +348,12 @@ struct ProjectionQuery {
             }
         }
         if let failure {
-            throw StoreError(failure.code, "projection: --having: " + failure.message.replacingOccurrences(of: "predicate: ", with: ""),
+            throw StoreError(failure.code, "projection: having: " + failure.message.replacingOccurrences(of: "predicate: ", with: ""),
                              entity: entity.name)
         }
         var inner = compiler
         for (name, operand) in bindings { inner.bindings[name] = operand }
-        return try about("--having") { try inner.compile(rewritten) }
+        return try about("having") { try inner.compile(rewritten) }
     }
 
     /// A sort key: a result key (`total`, `sum:salary`) or a property (`-department.name`, `max:age`).
@@ -372,7 +372,7 @@ struct ProjectionQuery {
         if let index = request.properties.firstIndex(where: { $0.key == descriptor.keyPath }) {
             return SQLFragment(folded("c\(index)", isString(columns[index].value)) + direction)
         }
-        let property = try about("--sort '\(descriptor.keyPath)'") { try ProjectionProperty(parsing: descriptor.keyPath) }
+        let property = try about("sort '\(descriptor.keyPath)'") { try ProjectionProperty(parsing: descriptor.keyPath) }
         if let index = request.properties.firstIndex(where: { $0.sameValue(as: property) }) {
             return SQLFragment(folded("c\(index)", isString(columns[index].value)) + direction)
         }
@@ -380,9 +380,9 @@ struct ProjectionQuery {
             throw error("cannot sort by '\(descriptor.keyPath)': it is neither grouped nor an aggregate")
         }
         if !aggregated && property.isAggregate {
-            throw error("cannot sort by '\(descriptor.keyPath)': an aggregate needs --group-by")
+            throw error("cannot sort by '\(descriptor.keyPath)': an aggregate needs groupBy")
         }
-        let value = try about("--sort '\(descriptor.keyPath)'") { try compile(property) }
+        let value = try about("sort '\(descriptor.keyPath)'") { try compile(property) }
         return SQLFragment(folded(value.sql.sql, isString(value)) + direction, value.sql.arguments)
     }
 

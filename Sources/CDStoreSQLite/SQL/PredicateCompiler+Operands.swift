@@ -141,7 +141,7 @@ extension PredicateCompiler {
             return Operand(sql: "\(root.alias).Z_PK", arguments: [], kind: .object(root.entity))
         case .variable(let name):
             if let bound = bindings[name] { return bound }
-            throw invalid("variable $\(name) has no value (give it with --var \(name)=VALUE)")
+            throw invalid("variable $\(name) has no value")
         case .member(let base, let path):
             return try member(base, path)
         case .subquery(let collectionExpression, let variable, let predicate):

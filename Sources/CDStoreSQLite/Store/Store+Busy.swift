@@ -5,7 +5,7 @@ extension Store {
     /// The error for a lock that stayed taken past the busy timeout: how long was waited, which processes have the
     /// store open (when the system tells: Linux's `/proc`), and that nothing was written.
     func busyError(writing: Bool) -> StoreError {
-        let waited = busyTimeout > 0 ? "for \(ValueText.number(busyTimeout)) s (--busy-timeout)" : "(no busy timeout)"
+        let waited = busyTimeout > 0 ? "for \(ValueText.number(busyTimeout)) s (the busy timeout)" : "(no busy timeout)"
         let holders = Self.processesHolding(path).map { "pid \($0.pid): \($0.command)" }
         return StoreError(.busy, "the store is locked by another connection and stayed locked \(waited)"
                           + (holders.isEmpty ? "" : "; it is open in " + holders.joined(separator: ", "))

@@ -23,7 +23,7 @@ extension Store {
                 throw StoreError(.cannotOpen, "no store at \(path)")
             }
             guard let loaded else {
-                throw StoreError(.cannotOpen, "no store at \(path) (give --model to create one)")
+                throw StoreError(.cannotOpen, "no store at \(path) (a model is needed to create one)")
             }
             let store = try create(at: path, loaded: loaded, uuid: options.uuid, busyTimeout: options.busyTimeout)
             store.busyTimeout = options.busyTimeout
@@ -49,7 +49,7 @@ extension Store {
         if let given = loaded, metadata.plist != nil, !metadata.hashDifferences(from: given.model).isEmpty {
             if !options.migrate {
                 let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
-                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off (--no-migrate)"))
+                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off"))
             } else if readOnly {
                 // A read-only open never migrates: it reads with the version of the given bundle the store was saved
                 // with. A store whose model is not a version of the given one is refused, as Core Data refuses it.
@@ -57,7 +57,7 @@ extension Store {
                       source.versionIndex != nil else {
                     let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
                     throw StoreError(.modelMismatch, mismatch.message(
-                        advice: "read it without --model to use its own model, or migrate it with `cdstore migrate`"))
+                        advice: "open it without a model to use its own, or migrate it"))
                 }
                 warnings.append("the store was saved with \(source.name), not with the model given; read with "
                                 + "that version, without migrating")
@@ -124,13 +124,13 @@ extension Store {
         guard let blob, !blob.isEmpty else {
             let identifiers = metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")
             throw StoreError(.noModel, "the store carries no model (no Z_MODELCACHE) and none was given (Core Data error "
-                             + "134130); give --model — the store's model version identifiers are [\(identifiers)]")
+                             + "134130); give a model — the store's model version identifiers are [\(identifiers)]")
         }
         let cache: LoadedModel
         do {
             cache = try ModelCacheDecoder.decode(blob, file: URL(fileURLWithPath: path + "#Z_MODELCACHE"))
         } catch {
-            throw StoreError(.noModel, "cannot read the model cached in Z_MODELCACHE (\(error)); give --model")
+            throw StoreError(.noModel, "cannot read the model cached in Z_MODELCACHE (\(error)); give a model")
         }
         warnings += cache.warnings
         if metadata.plist != nil, !metadata.hashDifferences(from: cache.model).isEmpty {
