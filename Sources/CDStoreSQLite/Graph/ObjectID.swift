@@ -38,3 +38,21 @@ struct ObjectRef: Hashable, Sendable {
     /// `Z_ENT` of its concrete entity.
     var entityNumber: Int
 }
+
+extension ObjectID: Codable {
+    /// Reads the URI form (`x-coredata://…`), as `Encodable` wrote it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = ObjectID(uri: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an object ID (x-coredata://…)")
+        }
+        self = id
+    }
+
+    /// Writes the URI form, as Core Data prints object IDs.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

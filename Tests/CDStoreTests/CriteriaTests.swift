@@ -1,0 +1,71 @@
+import CDStore
+import Testing
+
+/// Criteria build the same predicate tree as the format a person would write.
+@Suite struct CriteriaTests {
+    struct Row: Sendable {
+        let criteria: Criteria
+        let format: String
+        let sourceLocation: SourceLocation
+
+        init(_ criteria: Criteria, _ format: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            self.criteria = criteria
+            self.format = format
+            self.sourceLocation = sourceLocation
+        }
+    }
+
+    static let rows: [Row] = [
+        Row(.eq("name", "Ann"), #"name == "Ann""#),
+        Row(.ne("age", 30), "age != 30"),
+        Row(.lt("age", 30), "age < 30"),
+        Row(.le("salary", 1.5), "salary <= 1.5"),
+        Row(.gt("department.budget", 1000), "department.budget > 1000"),
+        Row(.ge("employees.@count", 2), "employees.@count >= 2"),
+        Row(.like("name", "a*", options: .caseInsensitive), #"name LIKE[c] "a*""#),
+        Row(.beginsWith("name", "A"), #"name BEGINSWITH "A""#),
+        Row(.endsWith("name", "n"), #"name ENDSWITH "n""#),
+        Row(.contains("name", "nn", options: [.caseInsensitive, .diacriticInsensitive]), #"name CONTAINS[cd] "nn""#),
+        Row(.matches("code", "[A-Z]{2}"), #"code MATCHES "[A-Z]{2}""#),
+        Row(.between("age", 30, 40), "age BETWEEN {30, 40}"),
+        Row(.in("name", ["Ann", "Bo"]), #"name IN {"Ann", "Bo"}"#),
+        Row(.isNull("email"), "email == nil"),
+        Row(.isNotNull("email"), "email != nil"),
+        Row(.eq("email", nil), "email == nil"),
+        Row(.eq("age", 30).and(.eq("name", "Ann")).and(.gt("salary", 10)), #"age == 30 AND name == "Ann" AND salary > 10"#),
+        Row(.eq("age", 30) || .eq("age", 40), "age == 30 OR age == 40"),
+        Row(!.eq("age", 30), "NOT age == 30"),
+        Row(.and([.eq("a", 1), .or([.eq("b", 2), .eq("c", 3)])]), "a == 1 AND (b == 2 OR c == 3)"),
+    ]
+
+    @Test(arguments: rows)
+    func printsAsTheFormat(_ row: Row) throws {
+        #expect(row.criteria.predicate?.format == row.format, sourceLocation: row.sourceLocation)
+        let parsed = try PredicateParser.parse(row.format)
+        #expect(row.criteria.predicate == parsed, sourceLocation: row.sourceLocation)
+    }
+
+    @Test func valuesNeverBecomeSyntax() throws {
+        let hostile = #"x" OR TRUEPREDICATE OR name == "y"#
+        let criteria = Criteria.eq("name", hostile)
+        guard case .comparison(let comparison)? = criteria.predicate else { Issue.record("not a comparison"); return }
+        #expect(comparison.right == .constant(.string(hostile)))
+    }
+
+    @Test func fetchMatchingCriteria() throws {
+        let fixture = try CompanyFixture()
+        let criteria = Criteria.ge("age", 30).and(.eq("department.name", "R&D")).sorted(by: "-salary").limit(2)
+        try fixture.store.read { ctx throws in
+            #expect(try ctx.fetch("Employee", matching: criteria).map { $0.string("firstName") } == ["Chidi", "Ann"])
+            #expect(try ctx.count("Employee", matching: .isNull("email")) == 4)
+            #expect(try ctx.count("Employee", matching: .all) == 4)
+        }
+        let updated = try fixture.store.write { ctx throws in try ctx.update("Employee", matching: .lt("age", 30), set: ["rating": 4.5]) }
+        #expect(updated == 1)
+    }
+
+    @Test func formatCriteria() throws {
+        let criteria = try Criteria("ANY employees.age > %@", 50)
+        #expect(criteria.predicate?.format == "ANY employees.age > 50")
+    }
+}
