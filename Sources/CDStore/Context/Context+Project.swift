@@ -18,9 +18,10 @@ extension CDStore.Context {
     /// - Parameters:
     ///   - properties: What each result holds, in order.
     ///   - format: A predicate selecting the objects (nil: all).
-    ///   - arguments: The values of `format`'s `%` specifiers, then of `having`'s.
+    ///   - arguments: The values of `format`'s `%` specifiers.
     ///   - groupBy: Group the objects by these key paths or result keys.
     ///   - having: A predicate on groups: grouped keys, result keys, aggregate functions.
+    ///   - havingArguments: The values of `having`'s `%` specifiers.
     ///   - sort: Result keys or key paths, `-` for descending.
     ///   - distinct: Drop duplicate results.
     ///
@@ -28,15 +29,11 @@ extension CDStore.Context {
     /// `propertiesToGroupBy`, `havingPredicate` and `returnsDistinctResults`.
     public func project(_ entity: String, _ properties: [String], where format: String? = nil,
                         _ arguments: any ObjectValueConvertible..., groupBy: [String] = [], having: String? = nil,
-                        sort: [String] = [], limit: Int? = nil, distinct: Bool = false) throws -> [ProjectionRow] {
-        let whereCount = format.map(Self.specifierCount) ?? 0
-        guard whereCount <= arguments.count else {
-            throw CDStoreError(.invalidPredicate, "the predicate has \(whereCount) % specifiers but \(arguments.count) arguments were given")
-        }
+                        _ havingArguments: any ObjectValueConvertible..., sort: [String] = [], limit: Int? = nil,
+                        distinct: Bool = false) throws -> [ProjectionRow] {
         let request = try perform {
-            try ProjectionRequest(entity: entity, properties: properties,
-                                  predicate: try predicate(format, Array(arguments.prefix(whereCount))), groupBy: groupBy,
-                                  having: try predicate(having, Array(arguments.dropFirst(whereCount))), distinct: distinct,
+            try ProjectionRequest(entity: entity, properties: properties, predicate: try predicate(format, arguments),
+                                  groupBy: groupBy, having: try predicate(having, havingArguments), distinct: distinct,
                                   sort: sort.map(SortDescriptor.init(parsing:)), limit: limit)
         }
         return try project(request)
@@ -50,24 +47,6 @@ extension CDStore.Context {
             try store.forEachProjected(request) { row in rows.append(ProjectionRow(values: row.map(\.1), keys: keys)) }
             return rows
         }
-    }
-
-    /// The number of `%` specifiers in a format (`%%` is a literal percent sign), to split the arguments between
-    /// the predicate and `having`.
-    static func specifierCount(_ format: String) -> Int {
-        var count = 0
-        var iterator = format.makeIterator()
-        var inString: Character?
-        while let character = iterator.next() {
-            if let quote = inString {
-                if character == "\\" { _ = iterator.next() } else if character == quote { inString = nil }
-            } else if character == "\"" || character == "'" {
-                inString = character
-            } else if character == "%" {
-                if let next = iterator.next(), next != "%" { count += 1 }
-            }
-        }
-        return count
     }
 }
 

@@ -15,7 +15,7 @@ extension CDStore {
     ///   ``object(_:)``, ``count(_:where:_:)``, ``cursor(_:where:_:sort:limit:offset:)``
     /// - Records: ``fetch(_:from:where:_:sort:limit:offset:)``, ``insert(_:into:)``
     /// - Writing: ``insert(_:_:)``, ``upsert(_:_:)``, ``update(_:where:_:set:)``, ``delete(_:)``
-    /// - Projections: ``project(_:_:where:_:groupBy:having:sort:limit:distinct:)``
+    /// - Projections: ``project(_:_:where:_:groupBy:having:_:sort:limit:distinct:)``
     public final class Context {
         /// The connection the transaction runs on.
         let store: Store
