@@ -6,6 +6,7 @@ import PackageDescription
 //   CDStoreModel     — load, validate and hash managed object models (no SQLite)
 //   CDStorePredicate — parse NSPredicate format strings into an AST (no SQLite)
 //   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
+//   CDStoreIO        — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
 //   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
 //   CDStoreCLI       — commands, output formats, the REPL
 let package = Package(
@@ -17,9 +18,10 @@ let package = Package(
         .library(name: "CDStoreModel", targets: ["CDStoreModel"]),
         .library(name: "CDStorePredicate", targets: ["CDStorePredicate"]),
         .library(name: "CDStoreSQLite", targets: ["CDStoreSQLite"]),
+        // The record readers, for the fuzz targets in Fuzz/ (a separate package) and for tools.
+        .library(name: "CDStoreIO", targets: ["CDStoreIO"]),
         // What apps and scripts import: `import CDStore`.
         .library(name: "CDStore", targets: ["CDStore"]),
-        // For the fuzz targets in Fuzz/ (a separate package), which read records as the CLI does.
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
     ],
     dependencies: [
@@ -43,11 +45,12 @@ let package = Package(
                 "CDStoreJSON", "CDStoreModel", "CDStorePredicate",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "CDStore", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite"]),
+        .target(name: "CDStoreIO", dependencies: ["CDStoreJSON", "CDStoreSQLite"]),
+        .target(name: "CDStore", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO"]),
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CReadline",
+                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
@@ -61,6 +64,6 @@ let package = Package(
             name: "CDStoreSQLiteTests",
             dependencies: ["CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreTestSupport"]),
-        .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreTestSupport"]),
+        .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreIO", "CDStoreTestSupport"]),
     ]
 )

@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Sources/FuzzSupport"),
         .target(name: "FuzzBodies", dependencies: [
-            .product(name: "CDStoreCLI", package: "cdstore"), .product(name: "CDStoreJSON", package: "cdstore"),
+            .product(name: "CDStoreIO", package: "cdstore"), .product(name: "CDStoreJSON", package: "cdstore"),
             .product(name: "CDStoreModel", package: "cdstore"),
         ], path: "Sources/FuzzBodies"),
         fuzzer("fuzz-predicate", [.product(name: "CDStorePredicate", package: "cdstore")]),
@@ -27,8 +27,8 @@ let package = Package(
         fuzzer("fuzz-json-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-compiled-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-plist", [.product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-ndjson", ["FuzzBodies", .product(name: "CDStoreCLI", package: "cdstore")]),
-        fuzzer("fuzz-json-records", ["FuzzBodies", .product(name: "CDStoreCLI", package: "cdstore")]),
-        fuzzer("fuzz-csv", ["FuzzBodies", .product(name: "CDStoreCLI", package: "cdstore")]),
+        fuzzer("fuzz-ndjson", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
+        fuzzer("fuzz-json-records", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
+        fuzzer("fuzz-csv", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
     ]
 )

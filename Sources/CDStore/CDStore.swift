@@ -3,6 +3,7 @@
 @_exported import CDStoreModel
 @_exported import CDStorePredicate
 @_exported import CDStoreSQLite
+@_exported import CDStoreIO
 import Foundation
 
 /// A Core Data SQLite store, opened for reading and writing from Swift: the library's entry point.

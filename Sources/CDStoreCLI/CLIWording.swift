@@ -4,6 +4,8 @@
 /// Each entry is a phrase only the library writes, so a replacement never touches user text around it.
 enum CLIWording {
     static let phrases: [(library: String, cli: String)] = [
+        ("(an export of one entity is an array); insert it into its entity, or export the whole graph",
+         "(`export` with one entity writes an array); insert it with `cdstore insert ENTITY --file FILE`, or export the whole graph"),
         ("; insert with upsert to merge into it", "; use --upsert to merge into it"),
         (" (a model is needed to create one)", " (give --model to create one)"),
         (" and migration is off: ", " and migration is off (--no-migrate): "),

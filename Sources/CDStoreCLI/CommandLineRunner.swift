@@ -1,5 +1,6 @@
 import ArgumentParser
 import CDStoreModel
+import CDStoreIO
 import CDStoreSQLite
 import Foundation
 

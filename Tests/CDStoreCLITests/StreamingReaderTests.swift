@@ -1,4 +1,5 @@
 import CDStoreCLI
+import CDStoreIO
 import CDStoreSQLite
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import CDStoreCLI
+import CDStoreIO
 import CDStoreJSON
 import CDStoreModel
 import Foundation

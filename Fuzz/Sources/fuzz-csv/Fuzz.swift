@@ -1,5 +1,5 @@
 import Foundation
-import CDStoreCLI
+import CDStoreIO
 import FuzzBodies
 import FuzzSupport
 

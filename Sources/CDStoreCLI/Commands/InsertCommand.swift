@@ -1,4 +1,5 @@
 import ArgumentParser
+import CDStoreIO
 import CDStoreSQLite
 import Foundation
 

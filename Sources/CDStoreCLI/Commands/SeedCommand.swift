@@ -1,5 +1,6 @@
 import ArgumentParser
 import CDStoreModel
+import CDStoreIO
 import CDStoreSQLite
 import Foundation
 
@@ -91,8 +92,8 @@ struct SeedCommand: ParsableCommand {
             return "\(file): \(count) \(count == 1 ? "object" : "objects")"
         } catch let error as StoreError {
             throw CLIError.input("\(file): \(error.description)")
-        } catch let error as CLIError {
-            throw CLIError(status: error.status, message: "\(file): \(error.message)")
+        } catch let error as RecordInput.InputError {
+            throw CLIError.input("\(file): \(error.description)")
         }
     }
 }

@@ -23,13 +23,25 @@ public enum RecordInput {
 
     /// An input error, with where it is.
     public struct InputError: SkippableRecordError {
+        /// What is wrong, without the place.
         public var message: String
+        /// The input line, when known.
         public var line: Int?
+        /// The record's number in the input (1-based), when known.
         public var record: Int?
         /// Whether only this record is spoilt (a malformed NDJSON line, a CSV row with the wrong number of
         /// fields, a value that is not an object), so that reading can go on with the next one.
         public var isSkippable = false
 
+        /// Creates an input error.
+        public init(message: String, line: Int? = nil, record: Int? = nil, isSkippable: Bool = false) {
+            self.message = message
+            self.line = line
+            self.record = record
+            self.isSkippable = isSkippable
+        }
+
+        /// `record 2 (line 3): message`, as ``StoreError`` places its errors.
         public var description: String {
             // The same form as StoreError's: `record 2 (line 3): …`.
             let place: String? = if let record {

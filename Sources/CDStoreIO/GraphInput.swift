@@ -1,16 +1,22 @@
 import CDStoreSQLite
 
-/// Reads the two shapes `export` writes for a whole graph — the JSON graph document and NDJSON lines with
-/// `_entity` — as records that name their entity, one at a time.
-enum GraphInput {
+/// Reads the two shapes an export of a whole graph has — the JSON graph document and NDJSON lines with
+/// `_entity` — as records that name their entity, one at a time, for ``Store/importGraph(from:progress:)``.
+///
+/// ```swift
+/// var source = try GraphInput.reader(try ByteStream(path: "graph.json"))
+/// try store.importGraph(from: &source)
+/// ```
+public enum GraphInput {
     /// A reader of `stream`, whose shape is told by its first line: an NDJSON export's first line is a whole
     /// object with `"_entity"`; a graph document's is not (it opens `{"format":"cdstore-graph",…` and goes on).
-    static func reader(_ stream: ByteStream) throws -> any RecordSource {
+    /// Errors are ``RecordInput/InputError``s.
+    public static func reader(_ stream: ByteStream) throws -> any RecordSource {
         let firstLine = try Self.firstLine(of: stream)
         if firstLine.first(where: { $0 != 32 && $0 != 9 && $0 != 13 && $0 != 10 }) == UInt8(ascii: "[") {
             // What `export ENTITY` writes: the objects of one entity, which `insert` reads.
-            throw CLIError.input("a JSON array is not a graph document (`export` with one entity writes an array); "
-                                 + "insert it with `cdstore insert ENTITY --file FILE`, or export the whole graph")
+            throw RecordInput.InputError(message: "a JSON array is not a graph document (an export of one entity is an "
+                                         + "array); insert it into its entity, or export the whole graph")
         }
         if case .object(let fields)? = try? JSONReader.parse(String(decoding: firstLine, as: UTF8.self)),
            fields.contains(where: { $0.0 == "_entity" }) {
@@ -36,7 +42,7 @@ struct EntityNamedRecords<Records: RecordSource>: RecordSource {
     mutating func next() throws -> InputRecord? {
         guard let record = try records.next() else { return nil }
         guard record.entityName != nil else {
-            throw CLIError.input((record.line.map { "line \($0): " } ?? "") + "each line needs \"_entity\"")
+            throw RecordInput.InputError(message: "each line needs \"_entity\"", line: record.line)
         }
         return record
     }
@@ -70,7 +76,7 @@ struct GraphDocumentRecordReader: RecordSource {
             return try nextRecord()
         } catch let error as JSONSyntaxError {
             state = .done
-            throw CLIError.input(error.description)
+            throw RecordInput.InputError(message: error.description)
         }
     }
 
@@ -86,7 +92,7 @@ struct GraphDocumentRecordReader: RecordSource {
                 let key = try self.key()
                 if key == "entities" {
                     guard try reader.peek() == UInt8(ascii: "{") else {
-                        throw CLIError.input("the graph document has no \"entities\" object")
+                        throw RecordInput.InputError(message: "the graph document has no \"entities\" object")
                     }
                     reader.skipByte()
                     state = .entityKeys
@@ -95,14 +101,14 @@ struct GraphDocumentRecordReader: RecordSource {
                     let value = try reader.readValue(depth: 1)
                     if key == "format", case .string(let text) = value { format = text }
                     if key == "format" && format != "cdstore-graph" {
-                        throw CLIError.input("not a cdstore graph document (\"format\" must be \"cdstore-graph\")")
+                        throw RecordInput.InputError(message: "not a cdstore graph document (\"format\" must be \"cdstore-graph\")")
                     }
                     try afterMember(of: .documentKeys)
                 }
             case .entityKeys:
                 let entity = try self.key()
                 guard try reader.peek() == UInt8(ascii: "[") else {
-                    throw CLIError.input("\"\(entity)\" must be an array of objects")
+                    throw RecordInput.InputError(message: "\"\(entity)\" must be an array of objects")
                 }
                 reader.skipByte()
                 state = .objects(entity: entity, first: true)
@@ -121,7 +127,7 @@ struct GraphDocumentRecordReader: RecordSource {
                 state = .objects(entity: entity, first: false)
                 let line = reader.line
                 guard case .object(let fields) = try reader.readValue(depth: 3) else {
-                    throw CLIError.input("line \(line): \(entity) objects must be JSON objects")
+                    throw RecordInput.InputError(message: "line \(line): \(entity) objects must be JSON objects")
                 }
                 return InputRecord(fields: fields.filter { $0.0 != "_entity" }, line: line, entityName: entity)
             case .done:
@@ -163,7 +169,7 @@ struct GraphDocumentRecordReader: RecordSource {
         try reader.expectEnd()
         state = .done
         guard format == "cdstore-graph" else {
-            throw CLIError.input("not a cdstore graph document (\"format\" must be \"cdstore-graph\")")
+            throw RecordInput.InputError(message: "not a cdstore graph document (\"format\" must be \"cdstore-graph\")")
         }
     }
 }
