@@ -1,3 +1,5 @@
+import CDStoreIO
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 import CDStoreSQLite
@@ -13,6 +15,11 @@ extension CDStoreError {
         case let error as StoreError: return CDStoreError(error)
         case let error as ModelError: return CDStoreError(error)
         case let error as CDPredicateError: return CDStoreError(error)
+        case let error as RecordInput.InputError:
+            return CDStoreError(.invalidInput, error.message, record: error.record, line: error.line)
+        case let error as ByteStream.ReadError: return CDStoreError(.cannotOpen, error.description)
+        case let error as JSONSyntaxError:
+            return CDStoreError(.invalidInput, error.message, line: error.line, column: error.column)
         case let error as DecodingError: return CDStoreError(decoding: error)
         case let error as EncodingError: return CDStoreError(encoding: error)
         default: return error
