@@ -14,14 +14,7 @@ struct CountCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Only count objects matching this predicate.", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
-    var predicate: String?
-
-    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
-    var arguments: [String] = []
-
-    @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))
-    var variables: [String] = []
+    @OptionGroup var filter: PredicateOptions
 
     @Flag(name: .customLong("exact-entity"), help: "Leave out objects of sub-entities.")
     var exactEntity = false
@@ -30,7 +23,7 @@ struct CountCommand: ParsableCommand {
     var entity: String
 
     func run() throws {
-        let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+        let request = ObjectFetchRequest(entity: entity, predicate: try filter.parsed(),
                                    includesSubentities: !exactEntity)
         let count = try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in try store.count(request) }
         print(count)

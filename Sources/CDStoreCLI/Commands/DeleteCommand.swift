@@ -21,14 +21,7 @@ struct DeleteCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Delete the objects matching this predicate.", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
-    var predicate: String?
-
-    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
-    var arguments: [String] = []
-
-    @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))
-    var variables: [String] = []
+    @OptionGroup var filter: PredicateOptions
 
     @Flag(name: .long, help: "Delete every object of the entity (and its sub-entities).")
     var all = false
@@ -43,12 +36,12 @@ struct DeleteCommand: ParsableCommand {
     var entity: String
 
     func validate() throws {
-        if predicate == nil && !all { throw ValidationError("say which objects: --where PREDICATE, or --all for every object") }
-        if predicate != nil && all { throw ValidationError("--where and --all cannot be used together") }
+        if filter.predicate == nil && !all { throw ValidationError("say which objects: --where PREDICATE, or --all for every object") }
+        if filter.predicate != nil && all { throw ValidationError("--where and --all cannot be used together") }
     }
 
     func run() throws {
-        let request = ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+        let request = ObjectFetchRequest(entity: entity, predicate: try filter.parsed(),
                                    includesSubentities: !exactEntity)
         let result = try storeOptions.withStore(create: false) { store in try store.delete(request, dryRun: dryRun) }
         let verb = dryRun ? "would delete" : "deleted"

@@ -68,7 +68,7 @@ struct ProjectCommand: ParsableCommand {
 
     func run() throws {
         let base = try query.request(for: entity)
-        let havingPredicate = try PredicateInput.parse(having, arguments: [], variables: query.variables)
+        let havingPredicate = try PredicateInput.parse(having, arguments: [], variables: query.filter.variables)
         let request: ProjectionRequest
         do {
             request = try ProjectionRequest(

@@ -28,14 +28,7 @@ struct UpdateCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Update the objects matching this predicate.", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
-    var predicate: String?
-
-    @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
-    var arguments: [String] = []
-
-    @Option(name: .customLong("var"), help: ArgumentHelp("A value for a $variable, as NAME=VALUE.", valueName: "name=value"))
-    var variables: [String] = []
+    @OptionGroup var filter: PredicateOptions
 
     @Flag(name: .long, help: "Update every object of the entity (and its sub-entities).")
     var all = false
@@ -55,8 +48,8 @@ struct UpdateCommand: ParsableCommand {
     var entity: String
 
     func validate() throws {
-        if predicate == nil && !all { throw ValidationError("say which objects: --where PREDICATE, or --all for every object") }
-        if predicate != nil && all { throw ValidationError("--where and --all cannot be used together") }
+        if filter.predicate == nil && !all { throw ValidationError("say which objects: --where PREDICATE, or --all for every object") }
+        if filter.predicate != nil && all { throw ValidationError("--where and --all cannot be used together") }
         if assignments.isEmpty { throw ValidationError("say what to change: --set KEY=VALUE (repeatable)") }
     }
 
@@ -67,7 +60,7 @@ struct UpdateCommand: ParsableCommand {
         } catch let error as StoreError {
             throw CLIError.input(error.description)
         }
-        let request = UpdateRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+        let request = UpdateRequest(entity: entity, predicate: try filter.parsed(),
                                     assignments: parsed, includesSubentities: !exactEntity)
         let count = try storeOptions.withStore(create: false) { store in try store.update(request, dryRun: dryRun) }
         print("\(dryRun ? "would update" : "updated") \(count) \(count == 1 ? "object" : "objects")")

@@ -2,8 +2,9 @@ import ArgumentParser
 import CDStorePredicate
 import CDStoreSQLite
 
-/// `--where` with its `--arg`/`--var` values, `--sort`, `--limit`, `--offset`: what selects objects.
-struct QueryOptions: ParsableArguments {
+/// `--where` with its `--arg` and `--var` values: the predicate of every command that selects objects (`fetch`,
+/// `project`, `count`, `update`, `delete`), declared once.
+struct PredicateOptions: ParsableArguments {
     @Option(name: .customLong("where"), help: ArgumentHelp(
         "Only objects matching this NSPredicate, e.g. \"age >= 18 AND name BEGINSWITH[c] 'a'\".", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
     var predicate: String?
@@ -15,6 +16,16 @@ struct QueryOptions: ParsableArguments {
     @Option(name: .customLong("var"), help: ArgumentHelp(
         "A value for a $variable in --where, as NAME=VALUE (repeatable).", valueName: "name=value"))
     var variables: [String] = []
+
+    /// The parsed predicate, nil without `--where`.
+    func parsed() throws -> PredicateNode? {
+        try PredicateInput.parse(predicate, arguments: arguments, variables: variables)
+    }
+}
+
+/// `--where` (with `--arg`/`--var`), `--sort`, `--limit`, `--offset`: what selects objects and in which order.
+struct QueryOptions: ParsableArguments {
+    @OptionGroup var filter: PredicateOptions
 
     // `.unconditionalSingleValue` so that `--sort -age` reads "-age" as the key, not as an option.
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(
@@ -37,7 +48,7 @@ struct QueryOptions: ParsableArguments {
 
     /// The fetch request these options describe for `entity`.
     func request(for entity: String) throws -> ObjectFetchRequest {
-        ObjectFetchRequest(entity: entity, predicate: try PredicateInput.parse(predicate, arguments: arguments, variables: variables),
+        ObjectFetchRequest(entity: entity, predicate: try filter.parsed(),
                      sort: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset,
                      includesSubentities: !exactEntity)
     }
