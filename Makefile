@@ -9,6 +9,8 @@
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
+#   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive
+#   make example   build and run Examples/CompanyReport, a package that uses the library
 #   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
 #   make fuzz-ci   run each fuzz target for FUZZ_RUNS (2000) inputs over its saved corpus only (Fuzz/README.md)
 #   make clean     remove build products
@@ -21,7 +23,7 @@ BENCH_PACKAGES := sqlite3
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo install bench reliability fidelity lint fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release test demo install bench reliability fidelity lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -74,6 +76,23 @@ fidelity: build
 lint:
 	@find Sources Tests -name '*.swift' | xargs wc -l | awk '$$2 != "total" && $$1 > 500 {print; bad=1} END {exit bad}'
 
+# The toolchain's docc over the symbol graph of CDStore (its own scratch path: the extra compiler flags would
+# otherwise rebuild .build). No plugin dependency: swift-docc-plugin would add a package to every build.
+DOCS_DIR := .build-docs
+docs: setup
+	$(SWIFT) build --scratch-path $(DOCS_DIR) --target CDStore \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_DIR)/symbol-graphs-all
+	@rm -rf $(DOCS_DIR)/symbol-graphs && mkdir -p $(DOCS_DIR)/symbol-graphs
+	@cp $(DOCS_DIR)/symbol-graphs-all/CDStore.symbols.json $(DOCS_DIR)/symbol-graphs-all/CDStore@*.symbols.json $(DOCS_DIR)/symbol-graphs/ 2>/dev/null || true
+	docc convert Sources/CDStore/CDStore.docc --additional-symbol-graph-dir $(DOCS_DIR)/symbol-graphs \
+	  --fallback-display-name CDStore --fallback-bundle-identifier cdstore.CDStore --output-path $(DOCS_DIR)/CDStore.doccarchive
+	@echo "documentation in $(DOCS_DIR)/CDStore.doccarchive"
+
+# An example package that depends on this one by path (its own scratch path, so it never touches .build).
+example: setup
+	$(SWIFT) build --package-path Examples/CompanyReport --scratch-path .build-example
+	$(SWIFT) run --package-path Examples/CompanyReport --scratch-path .build-example --skip-build company-report Schemas
+
 # Fuzzing (Fuzz/README.md). Sanitized builds go to their own scratch path so they never touch .build.
 # A finding (crash, sanitizer report, timeout, over-large allocation) is written to .build-fuzz/artifacts/;
 # every target still runs, and the make fails at the end if any target found something.
@@ -117,4 +136,4 @@ fuzz-ci: fuzz-build
 	if [ -n "$$failed" ]; then echo "fuzz-ci: findings in$$failed"; exit 1; fi
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz .build-docs .build-example
