@@ -58,6 +58,36 @@ import Testing
         }
     }
 
+    @Test func relationshipsAreSetByObjectID() throws {
+        let fixture = try CompanyFixture()
+        let ann = fixture.employees["Ann"]!, dana = fixture.employees["Dana"]!
+        try fixture.store.write { ctx throws in
+            #expect(try ctx.update(ann, set: ["department": fixture.sales, "age": 35]))
+            #expect(try ctx.update(dana, set: ["department": nil]))
+        }
+        try fixture.store.read { ctx throws in
+            #expect(try ctx.object(ann)?.related("department") == fixture.sales)
+            #expect(try ctx.object(ann)?.int("age") == 35)
+            #expect(try ctx.object(fixture.sales)?.relatedMany("employees") == [ann])
+            #expect(try ctx.object(dana)?.related("department") == nil)
+        }
+        try fixture.store.write { ctx throws in
+            #expect(try ctx.update(fixture.research, set: ["employees": [dana, ann]]))
+        }
+        try fixture.store.read { ctx throws in
+            #expect(Set(try ctx.object(fixture.research)?.relatedMany("employees") ?? []) == [dana, ann])
+            #expect(try ctx.object(fixture.employees["Bo"]!)?.related("department") == nil)
+        }
+        // Department.company is required: clearing it is refused and changes nothing.
+        do {
+            try fixture.store.write { ctx in try ctx.update(fixture.sales, set: ["company": nil]) }
+            Issue.record("cleared a required relationship")
+        } catch let error as CDStoreError {
+            #expect(error.code == .missingValue)
+            #expect(error.property == "company")
+        }
+    }
+
     @Test func upsertMergesIntoTheObjectAConstraintMatches() throws {
         let fixture = try CompanyFixture()
         let merged = try fixture.store.write { ctx throws in

@@ -80,11 +80,47 @@ extension CDStore.Context {
         try update(UpdateRequest(entity: entity, predicate: try predicate(format, arguments), assignments: Self.assignments(values)))
     }
 
-    /// Sets attributes of one object; false when the store has no object with this ID.
+    /// Sets attributes and relationships of one object; false when the store has no object with this ID.
+    ///
+    /// ```swift
+    /// try ctx.update(annID, set: ["salary": 75_000, "department": salesID])   // a to-one: an ObjectID or nil
+    /// try ctx.update(salesID, set: ["employees": [annID, boID]])              // a to-many: all its objects
+    /// ```
+    ///
+    /// A relationship takes an ``ObjectID`` (nil clears a to-one) or, for a to-many, the array of every object
+    /// it should hold; inverses follow, and delete rules do not apply (objects let go are not deleted).
+    ///
+    /// Core Data equivalent: `setValue(_:forKey:)` on the object, then `save()`.
     @discardableResult
     public func update(_ id: ObjectID, set values: [String: (any ObjectValueConvertible)?]) throws -> Bool {
-        try update(UpdateRequest(entity: id.entity, predicate: Self.identity(id), assignments: Self.assignments(values),
-                                 includesSubentities: false)) > 0
+        let entity = try perform { try store.resolveEntity(id.entity) }
+        let relationshipNames = Set(store.model.relationships(of: entity).map(\.name))
+        let attributes = values.filter { !relationshipNames.contains($0.key) }
+        let relationships = values.filter { relationshipNames.contains($0.key) }
+        guard try object(id) != nil else { return false }
+        return try perform(writing: true) {
+            if !attributes.isEmpty {
+                _ = try store.update(UpdateRequest(entity: id.entity, predicate: Self.identity(id),
+                                                   assignments: Self.assignments(attributes), includesSubentities: false))
+            }
+            for (name, value) in relationships.sorted(by: { $0.key < $1.key }) {
+                try store.setRelationship(name, of: id, to: try Self.objectIDs(value, for: name, of: id.entity))
+            }
+            return true
+        }
+    }
+
+    /// The objects a relationship value names: nil, an ``ObjectID`` or an array of them.
+    static func objectIDs(_ value: (any ObjectValueConvertible)?, for relationship: String, of entity: String) throws -> [ObjectID] {
+        switch value {
+        case nil: return []
+        case let id as ObjectID: return [id]
+        case let id as ObjectID?: return id.map { [$0] } ?? []
+        case let ids as [ObjectID]: return ids
+        default:
+            throw CDStoreError(.invalidInput, "a relationship takes ObjectIDs, got \(String(describing: value!))",
+                               entity: entity, property: relationship, isRelationship: true)
+        }
     }
 
     /// Runs a store-layer update (whose values may be expressions: `salary * 1.05`).

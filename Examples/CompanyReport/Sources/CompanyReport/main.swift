@@ -1,0 +1,76 @@
+import CDStore
+import Foundation
+
+// The root README's demo session through the library. Argument: the Schemas folder.
+let schemas = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Schemas")
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("company-report-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+let store = try CDStore(path: folder.appendingPathComponent("Company.sqlite").path,
+                        model: .path(schemas.appendingPathComponent("Company.json").path), options: [.create])
+
+// A whole company, its departments, employees and badges, from one nested JSON document.
+let inserted = try store.insert(fromFile: schemas.appendingPathComponent("demo/Company.json"), into: "Company")
+print("inserted \(inserted.inserted) company")
+
+// One more employee, whose department is the one named Sales.
+try store.write { ctx in
+    let sales = try ctx.fetchOne("Department", where: "name == %@", "Sales")!.objectID
+    try ctx.insert("Employee", ["employeeNumber": 1006, "firstName": "Farah", "lastName": "Nasser", "salary": 61000,
+                                "department": sales])
+}
+
+// Decoded records, with relationships as object IDs.
+struct Employee: Decodable {
+    var objectID: ObjectID
+    var firstName: String
+    var lastName: String
+    var salary: Decimal?
+    var department: ObjectID?
+}
+
+try store.read { ctx in
+    print("\nR&D earning over 60000, best paid first:")
+    for e in try ctx.fetch(Employee.self, from: "Employee", where: "department.name == %@ AND salary > %@", "R&D", 60000,
+                           sort: ["-salary"]) {
+        print("  \(e.firstName) \(e.lastName): \(e.salary ?? 0) (\(e.objectID.entity))")
+    }
+    print("\nemployees in a department with someone over 50: \(try ctx.count("Employee", where: "ANY department.employees.age > 50"))")
+
+    print("\npeople and salaries per department:")
+    for row in try ctx.project("Employee", ["department.name", "count:employeeNumber AS people", "average:salary"],
+                               groupBy: ["department.name"], sort: ["department.name"]) {
+        let average = row.double("average:salary") ?? 0
+        print("  \(row.string("department.name") ?? "-"): \(row.int("people") ?? 0) people, average \(String(format: "%.2f", average))")
+    }
+}
+
+// A raise in Sales, computed by SQL per object and validated before anything is written.
+let raised = try store.write { ctx in
+    try ctx.update(UpdateRequest(entity: "Employee", predicate: try PredicateParser.parse("department.name == 'Sales'"),
+                                 assignments: [UpdateAssignment("salary", .expression(try PredicateParser.parseExpression("salary * 1.05")))]))
+}
+print("\nraised \(raised) salaries in Sales")
+
+// Criteria instead of a format string.
+let sales = try store.read { ctx in
+    try ctx.fetch("Employee", matching: Criteria.eq("department.name", "Sales").sorted(by: "lastName"))
+}
+print(sales.map { "\($0.string("lastName")!) \($0.double("salary")!)" }.joined(separator: ", "))
+
+// Validation and delete rules come back as typed errors.
+do {
+    try store.write { ctx in try ctx.insert("Employee", ["employeeNumber": 1007, "firstName": "Gil", "lastName": "Roy", "age": 12]) }
+} catch let error as CDStoreError {
+    print("\nrefused (\(error.code), Core Data error \(error.coreDataCode ?? 0)): \(error)")
+}
+do {
+    try store.write { ctx in try ctx.delete("Department", where: "name == %@", "Sales") }
+} catch let error as CDStoreError where error.code == .deleteDenied {
+    print("refused (\(error.code), Core Data error \(error.coreDataCode ?? 0)): \(error.entity!).\(error.property!) is Deny")
+}
+
+// The whole graph, as `cdstore export` writes it.
+let exported = try store.exportGraph(to: folder.appendingPathComponent("acme.ndjson"), as: .ndjson)
+print("\nexported \(exported) objects")
