@@ -37,9 +37,25 @@ import Foundation
 /// `performAndWait` on a context.
 ///
 /// ## Topics
-/// - Opening: ``init(path:model:options:configuration:)``, ``Options``, ``Model``, ``Configuration``
-/// - Transactions: ``read(_:)``, ``write(_:)``, ``Context``
-/// - About the store: ``model``, ``path``, ``storeUUID``, ``wasCreated``, ``warnings``, ``usesReaderPool``
+///
+/// ### Opening
+/// - ``init(path:model:options:configuration:)``
+/// - ``Options``
+/// - ``Model``
+/// - ``Configuration``
+///
+/// ### Transactions
+/// - ``read(_:)``
+/// - ``write(_:)``
+/// - ``Context``
+///
+/// ### About the store
+/// - ``model``
+/// - ``path``
+/// - ``storeUUID``
+/// - ``wasCreated``
+/// - ``warnings``
+/// - ``usesReaderPool``
 public final class CDStore: Sendable {
     /// The store file.
     public let path: String

@@ -16,8 +16,21 @@ import Foundation
 /// `description` is one line: `entity 'Employee', attribute 'age': 12 is less than the minimum 16`.
 ///
 /// ## Topics
-/// - ``Code``, ``code``, ``coreDataCode``
-/// - Where: ``entity``, ``property``, ``isRelationship``, ``record``, ``line``, ``column``, ``file``
+///
+/// ### What
+/// - ``Code``
+/// - ``code``
+/// - ``coreDataCode``
+/// - ``message``
+///
+/// ### Where
+/// - ``entity``
+/// - ``property``
+/// - ``isRelationship``
+/// - ``record``
+/// - ``line``
+/// - ``column``
+/// - ``file``
 public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure an error is: switch on it (`case .busy:`), or catch it with
     /// `catch CDStoreError.Code.busy { … }`.

@@ -16,6 +16,7 @@ extension CDStore.Context {
     /// `median`, `stddev`, `lowercase`, `uppercase`.
     ///
     /// - Parameters:
+    ///   - entity: The entity whose objects are projected.
     ///   - properties: What each result holds, in order.
     ///   - format: A predicate selecting the objects (nil: all).
     ///   - arguments: The values of `format`'s `%` specifiers.
@@ -23,6 +24,7 @@ extension CDStore.Context {
     ///   - having: A predicate on groups: grouped keys, result keys, aggregate functions.
     ///   - havingArguments: The values of `having`'s `%` specifiers.
     ///   - sort: Result keys or key paths, `-` for descending.
+    ///   - limit: At most this many results.
     ///   - distinct: Drop duplicate results.
     ///
     /// Core Data equivalent: a fetch with `resultType = .dictionaryResultType`, `propertiesToFetch`,

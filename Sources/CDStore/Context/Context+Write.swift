@@ -57,7 +57,7 @@ extension CDStore.Context {
     @discardableResult
     public func insert(records: [InputRecord], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
         let collected = IDCollector()
-        try perform(writing: true) {
+        _ = try perform(writing: true) {
             try store.insert(records, into: entity, options: InsertOptions(upsert: upsert, onInsert: collected.add))
         }
         return collected.ids

@@ -11,11 +11,28 @@ extension CDStore {
     /// Core Data equivalent: an `NSManagedObjectContext` inside `performAndWait`.
     ///
     /// ## Topics
-    /// - Fetching: ``fetch(_:where:_:sort:limit:offset:)``, ``fetch(_:matching:)``, ``fetchOne(_:where:_:sort:)``,
-    ///   ``object(_:)``, ``count(_:where:_:)``, ``cursor(_:where:_:sort:limit:offset:)``
-    /// - Records: ``fetch(_:from:where:_:sort:limit:offset:)``, ``insert(_:into:)``
-    /// - Writing: ``insert(_:_:)``, ``upsert(_:_:)``, ``update(_:where:_:set:)``, ``delete(_:)``
-    /// - Projections: ``project(_:_:where:_:groupBy:having:_:sort:limit:distinct:)``
+    ///
+    /// ### Fetching
+    /// - ``fetch(_:where:_:sort:limit:offset:)``
+    /// - ``fetch(_:matching:)``
+    /// - ``fetchOne(_:where:_:sort:)``
+    /// - ``object(_:)``
+    /// - ``count(_:where:_:)``
+    /// - ``cursor(_:where:_:sort:limit:offset:)``
+    ///
+    /// ### Records
+    /// - ``fetch(_:from:where:_:sort:limit:offset:)``
+    /// - ``insert(_:into:upsert:)-(T,_,_)``
+    ///
+    /// ### Writing
+    /// - ``insert(_:_:)``
+    /// - ``upsert(_:_:)``
+    /// - ``update(_:where:_:set:)``
+    /// - ``update(_:set:)``
+    /// - ``delete(_:)``
+    ///
+    /// ### Projections
+    /// - ``project(_:_:where:_:groupBy:having:_:sort:limit:distinct:)``
     public final class Context {
         /// The connection the transaction runs on.
         let store: Store
