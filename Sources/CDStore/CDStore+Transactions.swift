@@ -16,7 +16,11 @@ extension CDStore {
     ///
     /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` on a context that only fetches.
     public func read<T>(_ body: (Context) throws -> T) throws -> T {
-        if store.isInTransaction { return try run(body, on: store, writing: store.isInWriteTransaction) }
+        // Nested in a read or write of this store on this thread: join it (a second pooled connection would
+        // read another snapshot, and could wait for the very connection this thread holds).
+        if let active = ActiveTransaction.current, active.owner == ObjectIdentifier(self) {
+            return try run(body, on: active.connection, writing: false)
+        }
         if let readers { return try CDStoreError.wrapping { try readers.withReader { try run(body, on: $0, writing: false) } } }
         return try run(body, on: store, writing: false)
     }
@@ -40,19 +44,34 @@ extension CDStore {
     ///
     /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` ending with `save()`.
     public func write<T>(_ body: (Context) throws -> T) throws -> T {
-        try run(body, on: store, writing: true)
+        if let active = ActiveTransaction.current, active.owner == ObjectIdentifier(self), !active.writing {
+            throw CDStoreError(.readOnly, "cannot write inside a read transaction: use write { ctx in … } outside it")
+        }
+        return try run(body, on: store, writing: true)
     }
 
     private func run<T>(_ body: (Context) throws -> T, on connection: Store, writing: Bool) throws -> T {
         let context = Context(store: connection, owner: self, canWrite: writing)
         defer { context.close() }
+        let active = ActiveTransaction(owner: ObjectIdentifier(self), connection: connection, writing: writing)
         do {
-            if writing {
-                return try connection.inWriteTransaction { try body(context) }
+            return try ActiveTransaction.$current.withValue(active) {
+                if writing {
+                    return try connection.inWriteTransaction { try body(context) }
+                }
+                return try connection.inReadTransaction { try body(context) }
             }
-            return try connection.inReadTransaction { try body(context) }
         } catch {
             throw CDStoreError.converting(error)
         }
     }
+}
+
+/// The `read` or `write` this thread (or task) is running, so that one nested in it joins it.
+struct ActiveTransaction: Sendable {
+    let owner: ObjectIdentifier
+    let connection: Store
+    let writing: Bool
+
+    @TaskLocal static var current: ActiveTransaction?
 }

@@ -81,4 +81,17 @@ import Testing
         }
         #expect(try fixture.store.read { try $0.count("Employee") } == 5)
     }
+
+    @Test func nestedReadsJoinAndWritesInsideReadsAreRefused() throws {
+        // One pooled connection: a nested read that asked the pool for another would wait forever.
+        let fixture = try CompanyFixture(configuration: .init(maximumReaderCount: 1))
+        let counts = try fixture.store.read { _ in try fixture.store.read { try $0.count("Employee") } }
+        #expect(counts == 4)
+        do {
+            try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", where: nil) } }
+            Issue.record("wrote inside a read")
+        } catch CDStoreError.Code.readOnly {
+        }
+        #expect(try fixture.store.read { try $0.count("Employee") } == 4)
+    }
 }
