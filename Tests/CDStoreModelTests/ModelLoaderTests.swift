@@ -129,7 +129,7 @@ struct ModelLoaderTests {
         _ = try write(model("<entity name=\"Two\"/>"), to: bundle, version: "B")
         #expect { try ModelLoader.load(bundle.path) } throws: { error in
             (error as? ModelError)?.code == .unknownVersion
-                && (error as? ModelError)?.message.contains("--model-version") == true
+                && (error as? ModelError)?.message.contains("pick one by name") == true
         }
     }
 
