@@ -121,7 +121,10 @@ public final class Store: @unchecked Sendable {
             return try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    // Stores with persistent history get it kept (a no-op lookup for the others).
+                    let history = try HistoryRecorder.begin(self, db: db)
                     result = try body(db)
+                    try history?.finish(db)
                     return .commit
                 }
                 return result!
