@@ -18,7 +18,7 @@ struct HistoryCommand: ParsableCommand {
 
         --since takes a transaction number (transactions after it) or a date (transactions saved at or after \
         it: 2024-05-01, 2024-05-01T12:00:00Z). --entity keeps the changes of that entity and its sub-entities, \
-        and the transactions holding some. A store without history tables prints nothing, says so on stderr, \
+        and the transactions holding some. A store without history tables prints no records, says so on stderr, \
         and exits 0. Read-only; the store's own model is used when --model is not given.
 
         cdstore keeps a store's history when it writes to one: each insert, update, delete or import adds one \
@@ -27,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
         Examples:
           cdstore history App.sqlite
           cdstore history App.sqlite --changes --since 41 --format ndjson
-          cdstore history App.sqlite --changes --entity Employee --author cdstore --format table
+          cdstore history App.sqlite --changes --entity Employee --format table
           cdstore history --store App.sqlite --since 2024-05-01 --format csv
         """)
 
