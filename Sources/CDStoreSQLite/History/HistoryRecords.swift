@@ -48,8 +48,11 @@ public struct HistoryTransaction: Sendable, Equatable {
 public struct HistoryChange: Sendable, Equatable {
     /// `ZCHANGETYPE`: 0 insert, 1 update, 2 delete (`NSPersistentHistoryChangeType`).
     public enum ChangeType: Sendable, Equatable, CustomStringConvertible {
+        /// The object was inserted (0).
         case insert
+        /// The object was updated (1): see ``HistoryChange/updatedProperties``.
         case update
+        /// The object was deleted (2): see ``HistoryChange/tombstone``.
         case delete
         /// A value Core Data has not been seen to write; kept rather than dropped.
         case other(Int64)
