@@ -49,7 +49,10 @@ struct HistoryTables {
     /// The history tables of the database, or nil when it keeps no history (no `ATRANSACTION` or `ACHANGE`, or
     /// one without the columns every version has).
     static func find(_ db: Database) throws -> HistoryTables? {
-        guard try db.tableExists(transaction), try db.tableExists(change) else { return nil }
+        // One plain query, the same every time: this runs before every write of every store.
+        let found = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
+                                     arguments: [transaction, change]) ?? 0
+        guard found == 2 else { return nil }
         let transactionColumns = Set(try db.columns(in: transaction).map { $0.name.uppercased() })
         let changeColumns = Set(try db.columns(in: change).map { $0.name.uppercased() })
         guard transactionColumns.contains("Z_PK"),
