@@ -114,6 +114,17 @@ struct HistoryCommandTests {
         }
     }
 
+    /// In a REPL session, `history` reads the session's store and sees the session's own writes.
+    @Test func inTheREPL() throws {
+        let (_, store, _) = try Self.fixture()
+        let result = try CLIRunner.run(["repl", "--store", store],
+                                       stdin: "insert Tag name=x\nhistory --since 5 --changes --format ndjson\n.quit\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Sandbox.anonymized(result.stdout) == "inserted 1 object into Tag\n"
+                + #"{"change":10,"transaction":6,"type":"insert","entity":"Tag","object":"x-coredata://<store-uuid>/Tag/p1","updated":null,"tombstone":null}"#
+                + "\n")
+    }
+
     /// Writes add one transaction by `cdstore` each, listed by `history` with counts equal to the tables.
     @Test func writesAreListed() throws {
         let (folder, store, _) = try Self.fixture()
