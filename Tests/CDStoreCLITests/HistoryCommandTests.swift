@@ -57,6 +57,31 @@ struct HistoryCommandTests {
         #expect(storeBytes(store) == before, "history opens read-only")
     }
 
+    /// Writing into a SwiftData store (history on, no model but its cache) adds to its history as Core Data would.
+    @Test func writesIntoTheCorpusSwiftDataStore() throws {
+        let source = Corpus.stores.appendingPathComponent("Karim-ezzedine__CartKit__CartKitSwiftData_v1/CartKitSwiftData_v1.sqlite")
+        let store = try Corpus.copyStore(source).path
+        let cart = #"{"id": "c2", "storeId": "s", "status": "active", "createdAt": "2026-02-01", "updatedAt": "2026-02-01", "#
+            + #""items": [{"id": "i1", "productId": "p1", "quantity": 2, "unitPriceAmount": 1.5, "unitPriceCurrencyCode": "EUR", "#
+            + #""totalPriceAmount": 3, "totalPriceCurrencyCode": "EUR", "modifiers": [{"id": "m1", "name": "extra", "#
+            + #""priceDeltaAmount": 0.5, "priceDeltaCurrencyCode": "EUR"}]}]}"#
+        for arguments in [["insert", "CartModel", "--json", cart], ["update", "CartModel", "--where", "id == 'c2'", "--set", "status=closed"],
+                          ["verify"]] {
+            let result = try CLIRunner.run(arguments + ["--store", store])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let transactions = try Sandbox.objects(try Self.history([store, "--format", "json"]))
+        #expect(transactions.map { $0["author"] as? String } == [nil, "cdstore", "cdstore"])
+        #expect(transactions.map { $0["changes"] as? Int } == [1, 3, 1])
+        expectNDJSON(try Self.history([store, "--changes", "--since", "1", "--format", "ndjson"]), [
+            #"{"change":2,"transaction":2,"type":"insert","entity":"CartItemModifierModel","object":"x-coredata://<store-uuid>/CartItemModifierModel/p1","updated":null,"tombstone":null}"#,
+            #"{"change":3,"transaction":2,"type":"insert","entity":"CartItemModel","object":"x-coredata://<store-uuid>/CartItemModel/p1","updated":null,"tombstone":null}"#,
+            #"{"change":4,"transaction":2,"type":"insert","entity":"CartModel","object":"x-coredata://<store-uuid>/CartModel/p2","updated":null,"tombstone":null}"#,
+            #"{"change":5,"transaction":3,"type":"update","entity":"CartModel","object":"x-coredata://<store-uuid>/CartModel/p2","updated":["status"],"tombstone":null}"#,
+        ])
+        #expect(try Self.tableCounts(store) == [3, 5])
+    }
+
     /// `ATRANSACTION` and `ACHANGE` rows, counted with Python's sqlite3.
     static func tableCounts(_ store: String) throws -> [Int] {
         let result = try ProcessRunner.python("""
