@@ -102,14 +102,15 @@ struct HistoryReader {
         }
     }
 
-    /// `WHERE` conditions and their arguments for the transaction aliased `t` (`since`, `author`).
-    private func transactionConditions() -> ([String], [DatabaseValue]) {
+    /// `WHERE` conditions and their arguments for the transaction aliased `t` (`since`, `author`); `number` is
+    /// the column holding the transaction number.
+    private func transactionConditions(number: String = "t.Z_PK") -> ([String], [DatabaseValue]) {
         var conditions: [String] = []
         var arguments: [DatabaseValue] = []
         switch query.since {
-        case .token(let number)?:
-            conditions.append("t.Z_PK > ?")
-            arguments.append(number.databaseValue)
+        case .token(let token)?:
+            conditions.append("\(number) > ?")
+            arguments.append(token.databaseValue)
         case .date(let seconds)?:
             conditions.append(tables.hasTimestamp ? "t.ZTIMESTAMP >= ?" : "0")
             if tables.hasTimestamp { arguments.append(seconds.databaseValue) }
@@ -156,10 +157,9 @@ struct HistoryReader {
     }
 
     func changes(_ db: Database, _ body: (HistoryChange) throws -> Void) throws {
-        var (conditions, arguments) = transactionConditions()
-        // Only a filter on the transaction needs the transaction; a token is the change's own ZTRANSACTIONID.
+        // A token is the change's own ZTRANSACTIONID: only an author or a date needs the transaction's row.
+        var (conditions, arguments) = transactionConditions(number: "c.ZTRANSACTIONID")
         let needsTransaction = query.author != nil || { if case .date = query.since { true } else { false } }()
-        if case .token = query.since { conditions[0] = "c.ZTRANSACTIONID > ?" }
         if let (condition, values) = entityCondition("c") {
             conditions.append(condition)
             arguments += values
