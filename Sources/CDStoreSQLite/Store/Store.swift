@@ -16,6 +16,8 @@ import GRDB
 /// - Opening: ``open(at:loaded:options:)``, ``open(at:model:options:)``, ``Options``
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
+/// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
+///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
     /// How to open a store.
     public struct Options: Sendable {
@@ -142,7 +144,10 @@ public final class Store: @unchecked Sendable {
             return try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    // Stores with persistent history get it kept (a no-op lookup for the others).
+                    let history = try HistoryRecorder.begin(self, db: db)
                     result = try body(db)
+                    try history?.finish(db)
                     return .commit
                 }
                 return result!
