@@ -8,7 +8,8 @@ import Foundation
 /// `$CDSTORE_MODEL`, then the model cached in `$CDSTORE_STORE`.
 struct ModelSourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The model, as the argument gives it (e.g. --model App.xcdatamodeld). Default: $CDSTORE_MODEL.",
+        "The model: an .xcdatamodeld, .xcdatamodel, contents file, .momd, .mom or cdstore JSON model "
+        + "(e.g. --model App.xcdatamodeld). Default: $CDSTORE_MODEL.",
         valueName: "path"))
     var model: String?
 
@@ -19,8 +20,7 @@ struct ModelSourceOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "Use the model cached in this store instead of a model file: the one cdstore keeps, or Core Data's "
-        + "Z_MODELCACHE (e.g. --store App.sqlite). The store is only read. Default when no model is named: "
-        + "the model cached in $CDSTORE_STORE.",
+        + "Z_MODELCACHE (e.g. --store App.sqlite). The store is only read.",
         valueName: "path"))
     var store: String?
 
