@@ -143,6 +143,15 @@ struct ModelStoreOptionTests {
         #expect(try Self.ok(["model", "hashes", Fixtures.model.path], environment: ["CDSTORE_STORE": store]) == fixture)
     }
 
+    @Test("In the REPL, `model … --store S` reads the store's model even when the session has a model")
+    func repl() throws {
+        let store = try Self.copy(Self.cachingStores[3])
+        let result = try CLIRunner.run(["repl", "--model", Fixtures.model.path, "--store", store],
+                                       stdin: "model hashes --store \(store)\nmodel hashes\n")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout == (try Self.metadataHashes(store)) + (try Self.ok(["model", "hashes", Fixtures.model.path])))
+    }
+
     @Test("Errors: no model cache, no store, a model and --store together, a diff with two models and --store")
     func errors() throws {
         let artsy = try Corpus.copyStore(Corpus.root.appendingPathComponent(
