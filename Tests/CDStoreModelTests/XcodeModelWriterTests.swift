@@ -47,7 +47,10 @@ struct XcodeModelWriterTests {
         identifier.renamingIdentifier = "id"
         identifier.versionHashModifier = "2"
         identifier.isIndexed = true
-        person.attributes = [name, age, born, photo, tags, nickname, bookCount, identifier]
+        var address = Attribute(name: "address", type: .composite, isOptional: true)
+        address.compositeName = "Address"
+        address.isStoredInExternalRecord = true
+        person.attributes = [name, age, born, photo, tags, nickname, bookCount, identifier, address]
         var books = Relationship(name: "books", destination: "Book", inverseName: "author", isToMany: true)
         books.isOptional = true
         books.isOrdered = true
@@ -58,8 +61,10 @@ struct XcodeModelWriterTests {
             name: "fetchedPropertyFetchRequest", entity: "Person", predicate: "name == $FETCH_SOURCE.name AND age < 18"))
         namesakes.isOptional = true
         person.fetchedProperties = [namesakes]
-        var byName = FetchIndex(name: "byName", elements: [FetchIndex.Element(property: "name"),
-                                                         FetchIndex.Element(property: "age", isAscending: false)])
+        var byName = FetchIndex(name: "byName", elements: [
+            FetchIndex.Element(property: "name"), FetchIndex.Element(property: "age", isAscending: false),
+            FetchIndex.Element(property: nil, expression: "name.length", expressionType: "Integer 64", type: "RTree"),
+        ])
         byName.partialIndexPredicate = "age > 0"
         person.fetchIndexes = [byName]
         person.uniquenessConstraints = [["name", "born"]]
