@@ -60,6 +60,15 @@ struct ModelStoreOptionTests {
         #expect(storeBytes(store) == before, "the store is only read")
     }
 
+    @Test("--immutable reads the store's model without changing a byte of the store, its -wal or its -shm")
+    func immutable() throws {
+        let store = try Self.copy(Self.cachingStores[3])
+        let files = ["", "-wal", "-shm"].map { store + $0 }
+        let before = files.map { FileManager.default.contents(atPath: $0) }
+        #expect(try Self.ok(["model", "hashes", "--store", store, "--immutable"]) == Self.metadataHashes(store))
+        #expect(files.map { FileManager.default.contents(atPath: $0) } == before)
+    }
+
     @Test("model show and validate --store print what the model file the store was written with gives",
           arguments: cachingStores.filter { $0.modelVersion != nil })
     func showAndValidate(item: Item) throws {

@@ -26,7 +26,7 @@ struct ModelCommand: ParsableCommand {
 struct ModelArgument: ParsableArguments {
     @Argument(help: ArgumentHelp(
         "The model (default: --model, the model cached in --store, $CDSTORE_MODEL, then the model cached in "
-        + "$CDSTORE_STORE).", valueName: "model"))
+        + "$CDSTORE_STORE).", valueName: "model"), completion: .file())
     var path: String?
 
     @OptionGroup var sourceOptions: ModelSourceOptions

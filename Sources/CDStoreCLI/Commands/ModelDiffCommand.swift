@@ -22,10 +22,10 @@ struct ModelDiffCommand: ParsableCommand {
           cdstore model diff --store App.sqlite App.xcdatamodeld
         """)
 
-    @Argument(help: ArgumentHelp("The earlier model (with --store: the later model).", valueName: "from"))
+    @Argument(help: ArgumentHelp("The earlier model (with --store: the later model).", valueName: "from"), completion: .file())
     var from: String?
 
-    @Argument(help: ArgumentHelp("The later model (default: FROM).", valueName: "to"))
+    @Argument(help: ArgumentHelp("The later model (default: FROM).", valueName: "to"), completion: .file())
     var to: String?
 
     @Option(name: .customLong("from-version"), help: ArgumentHelp(

@@ -10,7 +10,7 @@ struct ModelSourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The model: an .xcdatamodeld, .xcdatamodel, contents file, .momd, .mom or cdstore JSON model "
         + "(e.g. --model App.xcdatamodeld). Default: $CDSTORE_MODEL.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var model: String?
 
     @Option(name: .customLong("model-version"), help: ArgumentHelp(
@@ -21,8 +21,13 @@ struct ModelSourceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Use the model cached in this store instead of a model file: the one cdstore keeps, or Core Data's "
         + "Z_MODELCACHE (e.g. --store App.sqlite). The store is only read.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var store: String?
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Read the --store without changing a byte of it, its -wal or its -shm (SQLite's immutable mode), e.g. "
+        + "for an evidence copy: --store Evidence.sqlite --immutable."))
+    var immutable = false
 
     // Accepted because every command takes it (`cdstore --read-only model show` moves it here); a store is only
     // ever read by these commands.
@@ -64,7 +69,8 @@ struct ModelSourceOptions: ParsableArguments {
         case .file(let path):
             loaded = try ModelLoader.load(path, version: version)
         case .store(let path):
-            loaded = try Store.cachedModel(at: path, busyTimeout: Double(max(0, busyTimeout)) / 1000)
+            loaded = try Store.cachedModel(at: path, busyTimeout: Double(max(0, busyTimeout)) / 1000,
+                                           immutable: immutable)
         }
         for warning in loaded.warnings { Console.warn(warning) }
         return loaded

@@ -7,7 +7,8 @@ extension Store {
     /// cdstore keeps in the metadata of stores it made, else the model Core Data caches in `Z_MODELCACHE`.
     ///
     /// The store is opened read-only and never created, migrated or changed; `busyTimeout` (seconds) is how long
-    /// to wait for a process that is committing to a rollback-journal store. ``LoadedModel/file`` is the store,
+    /// to wait for a process that is committing to a rollback-journal store, and `immutable` reads it without
+    /// changing a byte of it, its `-wal` or its `-shm` (``Options/immutable``). ``LoadedModel/file`` is the store,
     /// ``LoadedModel/format`` is ``ModelFormat/storeCache``, and the warnings are the store's (for example a cache
     /// whose hashes differ from the store's metadata). For a `Z_MODELCACHE` model, ``LoadedModel/propertyOrder``
     /// holds the archive's property order, so `StoreLayout(model:options:)` with it gives the store's layout.
@@ -22,10 +23,10 @@ extension Store {
     ///
     /// Core Data equivalent: `NSManagedObjectModel.mergedModel(from:forStoreMetadata:)` finding the model cached
     /// in the store.
-    public static func cachedModel(at path: String, busyTimeout: TimeInterval = Store.defaultBusyTimeout) throws
-        -> LoadedModel {
-        let store = try open(at: path, loaded: nil,
-                             options: Options(readOnly: true, createIfMissing: false, busyTimeout: busyTimeout))
+    public static func cachedModel(at path: String, busyTimeout: TimeInterval = Store.defaultBusyTimeout,
+                                   immutable: Bool = false) throws -> LoadedModel {
+        let store = try open(at: path, loaded: nil, options: Options(readOnly: true, createIfMissing: false,
+                                                                     busyTimeout: busyTimeout, immutable: immutable))
         var loaded = LoadedModel(model: store.model, file: URL(fileURLWithPath: path), format: .storeCache,
                                  warnings: store.warnings)
         if store.modelSource == .coreDataCache {
