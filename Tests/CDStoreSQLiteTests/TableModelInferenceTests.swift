@@ -205,6 +205,38 @@ struct TableModelInferenceTests {
                 == .foreignKey(table: "ZCARTITEMMODEL", foreignKey: "Z3ITEMS", entityKey: nil, orderKey: nil))
     }
 
+    /// A foreign key named like no entity (`owner` → Person) is told by its values when they fit one entity
+    /// only; with no values it stays a number, listed as undetermined.
+    @Test(arguments: [true, false])
+    func aForeignKeyNamedLikeNoEntityIsToldByItsValues(filled: Bool) throws {
+        var owner = Relationship(name: "owner", destination: "Person")
+        owner.isOptional = true
+        let model = ManagedObjectModel(entities: [
+            Entity(name: "Person", attributes: [Attribute(name: "name", type: .string, isOptional: true)]),
+            Entity(name: "Pet", attributes: [Attribute(name: "name", type: .string, isOptional: true)], relationships: [owner]),
+        ])
+        let path = try temporaryDirectory().appendingPathComponent("Pets.sqlite").path
+        let store = try Store.open(at: path, model: model)
+        if filled {
+            try store.insert(["Ann", "Bo", "Cy"].map { InputRecord(fields: [("name", .string($0))]) }, into: "Person")
+            try DatabaseQueue(path: path).write { db in
+                try db.execute(sql: "INSERT INTO ZPET (Z_PK, Z_ENT, Z_OPT, ZNAME, ZOWNER) VALUES (1, 2, 1, 'Rex', 3), (2, 2, 1, 'Tom', NULL)")
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME = 'Pet'")
+            }
+        }
+        try store.close()
+        try Self.removeModel(from: path)
+        let inferred = try TableModelInference.infer(storeAt: path)
+        let pet = try #require(inferred.model.entity(named: "Pet"))
+        if filled {
+            #expect(pet.relationships.map(\.name) == ["OWNER"] && pet.relationships.first?.destination == "Person")
+            #expect(inferred.undeterminedForeignKeys.isEmpty)
+        } else {
+            #expect(pet.relationships.isEmpty && pet.attribute(named: "OWNER")?.type == .integer64)
+            #expect(inferred.undeterminedForeignKeys == ["ZPET.ZOWNER"])
+        }
+    }
+
     @Test(arguments: [("INTEGER", AttributeType.integer64), ("FLOAT", .double), ("DECIMAL", .decimal), ("VARCHAR", .string),
                       ("TIMESTAMP", .date), ("BLOB", .binary), ("VARCHAR(255)", .string), ("REAL", .double),
                       ("NUMERIC", .decimal), ("", .binary)] as [(String, AttributeType)])

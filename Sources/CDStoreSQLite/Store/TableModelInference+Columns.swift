@@ -108,8 +108,22 @@ extension TableInference {
                 """) ?? 1
             return missing == 0
         }
-        let fitting = try leaves.filter(holdsEveryValue)
-        return fitting.count == 1 ? fitting[0] : nil
+        // Only tables whose largest key reaches the column's largest value can hold every value; a second fit
+        // settles that there is no answer.
+        guard let largest = try Int64.fetchOne(db, sql: "SELECT MAX(\(column)) FROM \(root.table)") else { return nil }
+        var fitting: [InferredNode] = []
+        for entity in leaves where try largestKey(of: entity.table) >= largest {
+            if try holdsEveryValue(entity) { fitting.append(entity) }
+            if fitting.count > 1 { return nil }
+        }
+        return fitting.first
+    }
+
+    private func largestKey(of table: String) throws -> Int64 {
+        if let known = largestKeys[table] { return known }
+        let key = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
+        largestKeys[table] = key
+        return key
     }
 
     /// The entity of `root`'s hierarchy that owns each column: the nearest common ancestor of the entities whose

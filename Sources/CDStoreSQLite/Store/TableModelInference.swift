@@ -134,6 +134,8 @@ final class TableInference {
     /// Join tables with the number of the entity that names them.
     var joinTableLayouts: [(entity: Int, table: TableLayout)] = []
     var entityTableLayouts: [String: TableLayout] = [:]
+    /// `MAX(Z_PK)` of entity tables, asked once each.
+    var largestKeys: [String: Int64] = [:]
 
     init(_ db: Database) throws {
         self.db = db
