@@ -27,7 +27,7 @@ extension TableInference {
         let all = info.map { (name: $0["name"] as String, type: ($0["type"] as String?) ?? "") }
         entityTableLayouts[table] = TableLayout(name: table, columns: all.map { .init(name: $0.name, type: $0.type) },
                                                 primaryKey: [])
-        let columns = all.filter { !["Z_PK", "Z_ENT", "Z_OPT"].contains($0.name) && Self.isIdentifier($0.name) }
+        let columns = all.filter { !["Z_PK", "Z_ENT", "Z_OPT"].contains($0.name) && NameRules.isIdentifier($0.name) }
         let integers = Set(columns.filter { $0.type.uppercased() == "INTEGER" }.map(\.name))
         let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?",
                                               arguments: [table]))

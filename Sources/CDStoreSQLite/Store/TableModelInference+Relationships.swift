@@ -37,11 +37,11 @@ extension TableInference {
     /// Every join table `Z_<a><R>` whose entities are in the model (coredata-format.md §1.6 "Join table").
     func readJoinTables() throws {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\' ORDER BY name")
-        for table in names where Self.isIdentifier(table) {
+        for table in names where NameRules.isIdentifier(table) {
             guard let (number, relationship) = Self.joinParts(table), let declaring = byNumber[number] else { continue }
             let info = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
             let columns = info.map { (name: $0["name"] as String, type: ($0["type"] as String?) ?? "", key: $0["pk"] as Int? ?? 0) }
-            guard columns.allSatisfy({ Self.isIdentifier($0.name) }) else { continue }
+            guard columns.allSatisfy({ NameRules.isIdentifier($0.name) }) else { continue }
             let keyed = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }.map(\.name)
             let layout = TableLayout(name: table, columns: columns.map { .init(name: $0.name, type: $0.type) },
                                      primaryKey: keyed)

@@ -171,7 +171,7 @@ final class TableInference {
             let name: String = row["Z_NAME"] ?? ""
             if number >= 16000 {
                 ancillary.append(.init(name: name, number: number, table: "A" + ColumnNaming.upper(name)))
-            } else if Self.isIdentifier(name), byNumber[number] == nil {
+            } else if NameRules.isIdentifier(name), byNumber[number] == nil {
                 let node = InferredNode(name: name, number: number)
                 all.append((node, row["Z_SUPER"] ?? 0))
                 byNumber[number] = node
@@ -223,18 +223,11 @@ final class TableInference {
     private func entityTables() throws -> Set<String> {
         var result = Set<String>()
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%'")
-        for name in names where !name.hasPrefix("Z_") && Self.isIdentifier(name) {
+        for name in names where !name.hasPrefix("Z_") && NameRules.isIdentifier(name) {
             let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(name))").map { $0["name"] as String })
             if columns.contains("Z_PK") && columns.contains("Z_ENT") { result.insert(name) }
         }
         return result
-    }
-
-    /// Whether `name` is a plain identifier (ASCII letters, digits and `_`, not starting with a digit): the only
-    /// names cdstore puts into SQL.
-    static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
 
     // MARK: Result
