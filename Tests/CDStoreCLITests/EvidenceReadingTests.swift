@@ -151,3 +151,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: plain + "-wal"))
     }
 }
+
+/// Stores filled by other tools write 0 into a to-one column for "no object" (seen in the artsy fixtures):
+/// primary keys start at 1, so it reads as no object, not as a reference to p0.
+@Suite struct ZeroForeignKeyTests {
+    @Test func aForeignKeyOfZeroIsNoObject() throws {
+        let box = try Sandbox(model: Fixtures.root.appendingPathComponent("Graph.xcdatamodeld").path)
+        try box.ok(["insert", "Department", "name=R&D"])
+        try box.ok(["insert", "Employee", "name=Ann"])
+        let queue = try DatabaseQueue(path: box.store)
+        try queue.write { try $0.execute(sql: "UPDATE ZPERSON SET ZDEPARTMENT = 0") }
+        try queue.close()
+        for format in ["json", "ndjson"] {
+            let output = try box.ok(["fetch", "Employee", "--format", format, "--no-relationships"])
+            #expect(!output.isEmpty)
+            let withRelationships = try box.ok(["fetch", "Employee", "--format", format])
+            #expect(withRelationships.contains(#""department":null"#), "\(withRelationships)")
+        }
+        let exported = try box.ok(["export", "Employee", "--format", "ndjson"])
+        #expect(exported.contains(#""department":null"#), "\(exported)")
+    }
+}
