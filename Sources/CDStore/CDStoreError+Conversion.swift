@@ -52,7 +52,7 @@ extension CDStoreError {
         case .unknownName: code = .unknownName
         case .cannotOpen: code = .cannotOpen
         case .modelMismatch: code = .modelMismatch
-        case .noModel: code = .noModel
+        case .noModel, .modelInferred: code = .noModel
         case .constraintViolation: code = .constraintViolation
         case .readOnly: code = .readOnly
         case .busy: code = .busy

@@ -7,6 +7,8 @@ enum CLIWording {
         ("(an export of one entity is an array); insert it into its entity, or export the whole graph",
          "(`export` with one entity writes an array); insert it with `cdstore insert ENTITY --file FILE`, or export the whole graph"),
         ("; insert with upsert to merge into it", "; use --upsert to merge into it"),
+        ("reading works, writing needs a model", "reading works, writing needs --model"),
+        ("not to write: give the model the store was saved with", "not to write: give --model with the model the store was saved with"),
         (" (a model is needed to create one)", " (give --model to create one)"),
         (" and migration is off: ", " and migration is off (--no-migrate): "),
         ("open it without a model to use its own, or migrate it",

@@ -13,11 +13,12 @@ final class REPLSession {
     private(set) var names: [String] = []
 
     static let commands = ["insert", "fetch", "count", "delete", "update", "project", "export", "import", "info",
-                           "verify", "migrate", "model", "seed"]
+                           "verify", "history", "migrate", "model", "seed"]
     static let dotCommands = [".help", ".entities", ".schema", ".quit", ".exit"]
     static let options = ["--where", "--sort", "--limit", "--offset", "--format", "--arg", "--var", "--include", "--counts",
                           "--exact-entity", "--json", "--file", "--csv", "--nl", "--all", "--dry-run", "--upsert",
-                          "--output", "--properties", "--group-by", "--having", "--distinct", "--set"]
+                          "--output", "--properties", "--group-by", "--having", "--distinct", "--set", "--changes", "--since",
+                          "--author", "--entity"]
 
     init(storePath: String?, modelPath: String?, modelVersion: String?) {
         self.storePath = storePath
@@ -77,7 +78,9 @@ final class REPLSession {
         let takesSessionOptions = command != "help" && !command.hasPrefix("-")
         if takesSessionOptions {
             if let storePath, !full.contains("--store"), full.first != "model" { full += ["--store", storePath] }
-            if let modelPath, !full.contains("--model") { full += ["--model", modelPath] }
+            // `model … --store S` reads the store's model; the session's model would conflict with it.
+            let readsStoreModel = full.first == "model" && full.contains("--store")
+            if let modelPath, !full.contains("--model"), !readsStoreModel { full += ["--model", modelPath] }
             if let modelVersion, !full.contains("--model-version") { full += ["--model-version", modelVersion] }
         }
         _ = CommandLineRunner.run(full)

@@ -16,6 +16,8 @@ internal import GRDB
 /// - Opening: ``open(at:loaded:options:)``, ``open(at:model:options:)``, ``Options``
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
+/// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
+///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
     /// How to open a store.
     public struct Options: Sendable {
@@ -57,6 +59,9 @@ public final class Store: @unchecked Sendable {
         case cdstoreCache
         /// The model Core Data caches in the store (`Z_MODELCACHE`).
         case coreDataCache
+        /// Read back from the store's tables (``TableModelInference``) because the store carries no model and none
+        /// was given: enough to read, not to write.
+        case inferredFromTables
     }
 
     /// The store file.
@@ -138,6 +143,10 @@ public final class Store: @unchecked Sendable {
     /// out from `Z_MAX` inside it is this writer's alone. Inside ``inWriteTransaction(_:)`` it joins that
     /// transaction as a savepoint instead, so that a failed call undoes its own changes and nothing else.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard modelSource != .inferredFromTables else {
+            throw StoreError(.modelInferred, "the store carries no model, and the one inferred from its tables is "
+                             + "enough to read it but not to write: give the model the store was saved with")
+        }
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
         if let joined = try joinedTransaction(writing: true) {
             return try translatingErrors(writing: true) {
@@ -153,7 +162,10 @@ public final class Store: @unchecked Sendable {
             try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    // Stores with persistent history get it kept (a no-op lookup for the others).
+                    let history = try HistoryRecorder.begin(self, db: db)
                     result = try body(db)
+                    try history?.finish(db)
                     return .commit
                 }
                 return result!
