@@ -140,7 +140,7 @@ struct TableModelInferenceTests {
         #expect {
             try store.insert([InputRecord(fields: [("NAME", .string("x"))])], into: "Tag")
         } throws: { error in
-            (error as? StoreError)?.code == .modelInferred && "\(error)".contains("give --model")
+            (error as? StoreError)?.code == .modelInferred && "\(error)".contains("give the model the store was saved with")
         }
         #expect(try store.count(ObjectFetchRequest(entity: "Tag")) == 2)
     }
