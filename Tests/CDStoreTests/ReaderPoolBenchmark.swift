@@ -2,7 +2,7 @@ import CDStore
 import Foundation
 import Testing
 
-/// Concurrent reads with and without the reader pool (docs/decisions/0008-library-concurrency.md). Slow and
+/// Concurrent reads with and without the reader pool (docs/decisions/0010-library-concurrency.md). Slow and
 /// machine-dependent, so it runs only with CDSTORE_BENCH=1.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["CDSTORE_BENCH"] == "1"))
 struct ReaderPoolBenchmark {

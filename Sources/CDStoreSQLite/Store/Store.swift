@@ -10,12 +10,17 @@ internal import GRDB
 /// try store.insert([InputRecord(fields: [("name", .string("Acme"))])], into: "Company")
 /// ```
 ///
+/// The store layer under the `CDStore` library (`import CDStore`), which most code should use: it adds
+/// transactions across calls, typed objects, `Codable` records and one error type.
+///
 /// Core Data equivalent: an `NSPersistentStoreCoordinator` with one `NSSQLiteStoreType` store.
 ///
 /// ## Topics
 /// - Opening: ``open(at:loaded:options:)``, ``open(at:model:options:)``, ``Options``
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
-/// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
+/// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``, ``setRelationship(_:of:to:)``
+/// - Transactions across calls: ``inReadTransaction(_:)``, ``inWriteTransaction(_:)``, ``makeCursor(_:)``,
+///   ``makeReadOnlyConnection()``
 /// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
 ///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
