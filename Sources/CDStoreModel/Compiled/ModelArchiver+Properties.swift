@@ -149,7 +149,7 @@ extension ModelArchiver.Context {
             switch trimmed.uppercased() {
             case "YES", "TRUE", "1": return writer.number(true)
             case "NO", "FALSE", "0": return writer.number(false)
-            default: break
+            default: if let d = Double(trimmed) { return writer.number(d != 0) }  // "0.0" is seen in the corpus
             }
         case .string:
             return writer.string(text)

@@ -13,8 +13,9 @@ extension Store {
     ///
     /// Version hashes decide, as in Core Data: an existing store must have been saved with a model whose entity
     /// hashes equal `loaded`'s (otherwise ``StoreError/Code/modelMismatch``, Core Data's error 134100). With no
-    /// model, the store's own is used: the JSON model cdstore keeps in stores it made, else the model Core Data
-    /// caches in `Z_MODELCACHE` (``StoreError/Code/noModel`` when there is neither: 134130).
+    /// model, the store's own is used: the model cached in `Z_MODELCACHE` (which cdstore writes too), or the JSON
+    /// model earlier cdstore versions kept in the metadata when the store has no cache matching its hashes
+    /// (``StoreError/Code/noModel`` when there is neither: 134130).
     public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
         DerivationHashing.install()
         if let loaded { try refuseUnsafeNames(loaded.model) }
@@ -109,7 +110,7 @@ extension Store {
             }
             return (loaded.model, .given, loaded.propertyOrder)
         }
-        if let cached = metadata.cachedModel {
+        if let cached = metadata.cachedModel, !modelCacheSupersedesJSON(database, metadata: metadata, path: path) {
             return (try JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)).model, .cdstoreCache, [:])
         }
         let blob: Data? = try database.read { db in
