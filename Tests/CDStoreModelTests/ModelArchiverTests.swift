@@ -4,31 +4,6 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// Every model cdstore knows, for round trips: every version of every corpus bundle, `Schemas/` (bundles,
-/// every version, and JSON models) and the test fixtures.
-enum ArchiverModels {
-    static func all() throws -> [(name: String, loaded: LoadedModel)] {
-        var result: [(String, LoadedModel)] = []
-        for version in try Corpus.allModelVersions() {
-            result.append((version.deletingLastPathComponent().lastPathComponent + "/" + version.lastPathComponent,
-                           try ModelLoader.load(version.path)))
-        }
-        for folder in [Corpus.schemas, Fixtures.root] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
-                let url = folder.appendingPathComponent(name)
-                if url.pathExtension == "json" {
-                    result.append((name, try ModelLoader.load(url.path)))
-                } else if url.pathExtension == "xcdatamodeld" {
-                    for version in try Corpus.versions(of: url) {
-                        result.append((name + "/" + version.lastPathComponent, try ModelLoader.load(version.path)))
-                    }
-                }
-            }
-        }
-        return result
-    }
-}
-
 /// ``ModelArchiver``: the model cache cdstore writes decodes, with cdstore's own decoder, to the model it was
 /// written from, and looks like the caches Apple writes.
 @Suite(.serialized) struct ModelArchiverTests {
@@ -55,7 +30,7 @@ enum ArchiverModels {
     /// comparison form momc's output is checked in (``ModelComparison``: order, defaults as numbers, predicates
     /// in Foundation's form), with no decoder warnings.
     @Test func everyModelRoundTrips() throws {
-        let models = try ArchiverModels.all()
+        let models = try EveryModel.load()
         #expect(models.count == CorpusModelTests.versionCount + 10)
         var archiverWarnings: [String] = []
         for (name, loaded) in models {

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)`.
 public struct StoreMetadata: @unchecked Sendable {
-    /// Key under which cdstore up to 0.x kept the JSON model a store was made with (docs/decisions/0002). Stores
+    /// Key under which earlier cdstore versions kept the JSON model a store was made with (docs/decisions/0002). Stores
     /// now carry Core Data's own `Z_MODELCACHE` instead (0008); the key is still read, and still written for a
     /// model whose cache cannot be archived (see `Store.keepModel`).
     public static let cachedModelKey = "cdstore.model"
