@@ -44,7 +44,18 @@ struct ExitStatusTests {
             let result = try CLIRunner.run(command + ["--store", box.store, "--model", other])
             #expect(result.status == 3, "\(command)")
             #expect(result.stderr.hasPrefix("error: the store was saved with a different model (Core Data error 134100)"))
-            #expect(result.stderr.split(separator: "\n").count == 1)
+            // Readers say which entities differ, then what changed from the model cached in the store to the one
+            // given; insert tries to migrate and says why it cannot.
+            guard command[0] != "insert" else { continue }
+            #expect(result.stderr.hasPrefix("""
+                error: the store was saved with a different model (Core Data error 134100): only in the store: Checked, \
+                Circle, Item, Shape, Square; only in the model given: Author, Book, Publisher; differences from the \
+                model cached in the store ["1"]:
+                  entity added: Author
+                  entity added: Book
+                  entity added: Publisher
+                  entity removed: Checked
+                """))
         }
         #expect(storeBytes(box.store) == before)
     }

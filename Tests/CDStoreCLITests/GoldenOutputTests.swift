@@ -90,7 +90,7 @@ struct GoldenOutputTests {
         try assertSnapshot(text, named: "errors.txt")
     }
 
-    @Test(arguments: [[], ["insert"], ["fetch"], ["count"], ["delete"], ["export"], ["model"], ["model", "show"],
+    @Test(arguments: [[], ["insert"], ["fetch"], ["count"], ["delete"], ["export"], ["history"], ["model"], ["model", "show"],
                       ["model", "validate"], ["model", "compile"], ["model", "hashes"]])
     func help(command: [String]) throws {
         let result = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "80"])

@@ -114,8 +114,8 @@ struct StoreCreationTests {
         } catch let error as StoreError {
             #expect(error.code == .modelMismatch)
             #expect(error.message == """
-                the store was saved with a different model (Core Data error 134100) and migration is off (--no-migrate); \
-                differences from the model in Z_MODELCACHE ["1"]:
+                the store was saved with a different model (Core Data error 134100) and migration is off (--no-migrate): \
+                entity hashes differ for Checked; differences from the model in Z_MODELCACHE ["1"]:
                   attribute added: Checked.extra (String, optional)
                 """)
         }

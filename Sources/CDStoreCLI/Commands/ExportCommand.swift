@@ -16,7 +16,9 @@ struct ExportCommand: ParsableCommand {
         empty store as the same graph. ndjson writes one object per line with "_entity" (import reads it too). csv writes one file per entity into the \
         --output folder (ENTITY.csv), or one entity to standard output. Dates are ISO 8601 with milliseconds (more digits \
         when a stored date has sub-millisecond parts, so that it reads back exactly), \
-        Binary and Transformable values base64, numbers in their shortest exact form.
+        Binary and Transformable values base64, numbers in their shortest exact form. A Binary value whose \
+        external-data file is missing (a store copied without its .NAME_SUPPORT folder) is written as null (an empty \
+        CSV field), and one warning at the end counts them; --strict makes that an error.
 
         Examples:
           cdstore export --format json --output dump.json
@@ -26,7 +28,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "Entities to export (default: every entity).")
+    @Argument(help: "Entities to export (default: every entity).", completion: .custom(ShellCompletion.entities))
     var entities: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Output format: json, ndjson or csv (default json).", valueName: "format"))
@@ -43,8 +45,14 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: .long, help: "No progress line (it is shown only on a terminal, when writing to a file).")
     var quiet = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Fail (exit status 4, nothing printed after the error) when a Binary value's external-data file is missing, "
+        + "instead of printing it as null with a warning."))
+    var strict = false
+
     func run() throws {
         try storeOptions.withStore(create: false, readsOnly: true) { store in
+            store.readsMissingExternalDataAsNull = !strict
             for name in entities { _ = try store.resolveEntity(name) }
             // Abstract entities have no objects of their own; their sub-entities' objects are exported under the sub-entities.
             let names = entities.isEmpty ? store.model.entities.filter { !$0.isAbstract }.map(\.name) : entities

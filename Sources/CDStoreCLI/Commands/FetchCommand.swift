@@ -25,7 +25,7 @@ struct FetchCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
     @OptionGroup var formatOptions: FormatOptions
 
-    @Argument(help: "The entity whose objects to print.")
+    @Argument(help: "The entity whose objects to print.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     @Flag(name: .long, help: "Print to-many relationships as counts instead of arrays of object IDs.")
@@ -38,14 +38,21 @@ struct FetchCommand: ParsableCommand {
     @Flag(name: .customLong("no-relationships"), help: "Print attributes only.")
     var noRelationships = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Fail (exit status 4, nothing printed after the error) when a Binary value's external-data file is missing, "
+        + "instead of printing it as null with a warning."))
+    var strict = false
+
     func run() throws {
         var request = try query.request(for: entity)
         request.relationships = noRelationships ? .none : counts ? .counts : .objectIDs
         request.includes = include.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
         // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
         try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
-            _ = try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
-                .print(request)
+            store.readsMissingExternalDataAsNull = !strict
+            var printer = RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
+            printer.headers = !formatOptions.noHeaders
+            try printer.print(request)
         }
     }
 }

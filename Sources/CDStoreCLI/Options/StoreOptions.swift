@@ -8,7 +8,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The model: an .xcdatamodeld bundle, one .xcdatamodel, its contents file, or a cdstore JSON model. "
         + "Default: $CDSTORE_MODEL; a store cdstore made carries its model, so none is needed to read it.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var model: String?
 
     @Option(name: .customLong("model-version"), help: ArgumentHelp(
@@ -18,11 +18,16 @@ struct StoreOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "The SQLite store file; created (empty, laid out for --model) when missing, except by delete, export, info and verify. Default: $CDSTORE_STORE.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var store: String?
 
     @Flag(name: .customLong("read-only"), help: "Open the store without writing anything.")
     var readOnly = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Read without changing a byte of the store, its -wal or its -shm (SQLite's immutable mode; a store whose -wal "
+        + "holds data is read from a private copy). For evidence copies and read-only media; implies --read-only."))
+    var immutable = false
 
     @Option(name: .customLong("busy-timeout"), help: ArgumentHelp(
         "How long to wait, in milliseconds, for another process that holds the store's lock (default 5000; 0 fails at once).",
@@ -69,11 +74,12 @@ struct StoreOptions: ParsableArguments {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
-        let readOnly = self.readOnly || (readsOnly && FileManager.default.fileExists(atPath: path))
+        let readOnly = self.readOnly || immutable || (readsOnly && FileManager.default.fileExists(atPath: path))
         let store = try Store.open(at: path, loaded: try loadModel(),
                                    options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly,
                                                           migrate: !noMigrate, backup: !noBackup,
-                                                          busyTimeout: Double(max(0, busyTimeout)) / 1000))
+                                                          busyTimeout: Double(max(0, busyTimeout)) / 1000,
+                                                          immutable: immutable))
         for warning in store.warnings { Console.warn(warning) }
         if store.wasCreated && announce { Console.note("created a new store at \(path)") }
         return store
@@ -85,7 +91,9 @@ struct StoreOptions: ParsableArguments {
                       _ body: (Store) throws -> T) throws -> T {
         let store = try openStore(create: create, announce: announce, readsOnly: readsOnly)
         do {
-            return try body(store)
+            let result = try body(store)
+            if let warning = store.missingExternalData?.warning { Console.warn(warning) }
+            return result
         } catch {
             if store.wasCreated {
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
@@ -98,8 +106,12 @@ struct StoreOptions: ParsableArguments {
 /// `--format`, for every command that prints records.
 struct FormatOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Output format: table, json, ndjson or csv. Default: table on a terminal, json otherwise.", valueName: "format"))
+        "Output format: table, json, ndjson or csv. Default: table on a terminal, ndjson otherwise (one object per line).",
+        valueName: "format"))
     var format: OutputFormat?
+
+    @Flag(name: .customLong("no-headers"), help: "Leave out the header row (csv) or the header and its rule (table).")
+    var noHeaders = false
 
     var resolved: OutputFormat { format ?? .default }
 }

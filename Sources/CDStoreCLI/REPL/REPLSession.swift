@@ -13,11 +13,12 @@ final class REPLSession {
     private(set) var names: [String] = []
 
     static let commands = ["insert", "fetch", "count", "delete", "update", "project", "export", "import", "info",
-                           "verify", "migrate", "model", "seed"]
+                           "verify", "history", "migrate", "model", "seed"]
     static let dotCommands = [".help", ".entities", ".schema", ".quit", ".exit"]
     static let options = ["--where", "--sort", "--limit", "--offset", "--format", "--arg", "--var", "--include", "--counts",
                           "--exact-entity", "--json", "--file", "--csv", "--nl", "--all", "--dry-run", "--upsert",
-                          "--output", "--properties", "--group-by", "--having", "--distinct", "--set"]
+                          "--output", "--properties", "--group-by", "--having", "--distinct", "--set", "--changes", "--since",
+                          "--author", "--entity"]
 
     init(storePath: String?, modelPath: String?, modelVersion: String?) {
         self.storePath = storePath

@@ -189,7 +189,7 @@ struct RecordEncoder {
             switch field.kind {
             case .decoded:
                 let value = try AttributeCoding.objectValue(Data(blob).databaseValue, for: attributes[field.attribute],
-                                                           externalData: externalData)
+                                                           externalData: externalData, entity: entityName)
                 Self.writeObjectValue(value, json: json, to: out)
             case .uuid where count == 16:
                 if json { out.append(UInt8(ascii: "\"")) }

@@ -163,7 +163,7 @@ struct QueryBuilder {
         var values: [(String, ObjectValue)] = []
         values.reserveCapacity(columns.count)
         for (attribute, position) in columns {
-            values.append((attribute.name, try AttributeCoding.objectValue(ExactText.value(statement, at: Int32(position)), for: attribute, externalData: externalData)))
+            values.append((attribute.name, try AttributeCoding.objectValue(ExactText.value(statement, at: Int32(position)), for: attribute, externalData: externalData, entity: name)))
         }
         return FetchedObject(primaryKey: pk, entity: name, values: values)
     }

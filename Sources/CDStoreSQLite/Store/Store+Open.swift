@@ -20,7 +20,9 @@ extension Store {
         DerivationHashing.install()
         if let loaded { try refuseUnsafeNames(loaded.model) }
         guard FileManager.default.fileExists(atPath: path) else {
-            guard options.createIfMissing, !options.readOnly else { throw StoreError(.cannotOpen, "no store at \(path)") }
+            guard options.createIfMissing, !options.readOnly, !options.immutable else {
+                throw StoreError(.cannotOpen, "no store at \(path)")
+            }
             guard let loaded else {
                 throw StoreError(.cannotOpen, "no store at \(path) (give --model to create one)")
             }
@@ -28,10 +30,16 @@ extension Store {
             store.busyTimeout = options.busyTimeout
             return store
         }
-        let readOnly = options.readOnly || !FileManager.default.isWritableFile(atPath: path)
+        let readOnly = options.readOnly || options.immutable || !FileManager.default.isWritableFile(atPath: path)
         let database: DatabaseQueue
+        var privateCopy: PrivateStoreCopy?
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly, busyTimeout: options.busyTimeout))
+            let configuration = configuration(readOnly: readOnly, busyTimeout: options.busyTimeout)
+            if options.immutable {
+                (database, privateCopy) = try openImmutable(at: path, configuration: configuration)
+            } else {
+                database = try DatabaseQueue(path: path, configuration: configuration)
+            }
             _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         } catch {
             throw StoreError(.cannotOpen, "\(path) is not a SQLite database (\(Self.describe(error)))")
@@ -41,20 +49,16 @@ extension Store {
         var loaded = loaded
         if let given = loaded, metadata.plist != nil, !metadata.hashDifferences(from: given.model).isEmpty {
             if !options.migrate {
-                let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path)
-                let differences = source.map { ModelDiff.changes(from: $0.loaded.model, to: given.model).map(\.description) }
-                    ?? metadata.hashDifferences(from: given.model).map { "entity hash differs: \($0)" }
-                throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100) and "
-                                 + "migration is off (--no-migrate); differences from \(source?.name ?? "the store's model"):\n  "
-                                 + differences.joined(separator: "\n  "))
+                let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
+                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off (--no-migrate)"))
             } else if readOnly {
                 // A read-only open never migrates: it reads with the version of the given bundle the store was saved
                 // with. A store whose model is not a version of the given one is refused, as Core Data refuses it.
                 guard let source = try? sourceModel(metadata: metadata, database: database, destination: given, path: path),
                       source.versionIndex != nil else {
-                    throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100): "
-                                     + "entity hashes differ for \(metadata.hashDifferences(from: given.model).joined(separator: ", ")); "
-                                     + "read it without --model to use its own model, or migrate it with `cdstore migrate`")
+                    let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
+                    throw StoreError(.modelMismatch, mismatch.message(
+                        advice: "read it without --model to use its own model, or migrate it with `cdstore migrate`"))
                 }
                 warnings.append("the store was saved with \(source.name), not with the model given; read with "
                                 + "that version, without migrating")
@@ -82,6 +86,7 @@ extension Store {
         let store = Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: false,
                           isReadOnly: readOnly, modelSource: source, warnings: warnings)
         store.busyTimeout = options.busyTimeout
+        store.privateCopy = privateCopy
         return store
     }
 

@@ -16,6 +16,8 @@ import GRDB
 /// - Opening: ``open(at:loaded:options:)``, ``open(at:model:options:)``, ``Options``
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
+/// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
+///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
     /// How to open a store.
     public struct Options: Sendable {
@@ -33,8 +35,13 @@ public final class Store: @unchecked Sendable {
         /// How long to wait for another connection (another process) that holds the store's lock, in seconds,
         /// before failing with ``StoreError/Code/busy``; 0 fails at once.
         public var busyTimeout: TimeInterval = Store.defaultBusyTimeout
+        /// Read without changing a byte of the store, its `-wal` or its `-shm` (SQLite's `immutable=1`; a store
+        /// whose `-wal` holds data is read from a private copy so that the data is seen). For evidence copies and
+        /// read-only media. Implies ``readOnly``; never creates or migrates.
+        public var immutable = false
         public init(readOnly: Bool = false, createIfMissing: Bool = true, uuid: String? = nil, migrate: Bool = true,
-                    backup: Bool = true, busyTimeout: TimeInterval = Store.defaultBusyTimeout) {
+                    backup: Bool = true, busyTimeout: TimeInterval = Store.defaultBusyTimeout, immutable: Bool = false) {
+            self.immutable = immutable
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.uuid = uuid
@@ -71,8 +78,18 @@ public final class Store: @unchecked Sendable {
     /// Things worth knowing that did not stop the store from opening (a stale model cache, a NULL metadata plist).
     public let warnings: [String]
 
+    /// Values read since the store was opened (or since ``MissingExternalData/reset()``) whose external-data file
+    /// is missing; nil for an in-memory store, which has no `_EXTERNAL_DATA` folder.
+    public let missingExternalData: MissingExternalData?
+    /// Whether a Binary value whose external-data file is missing reads as NULL (counted in
+    /// ``missingExternalData``) rather than failing with Core Data's error 134185. True by default: a store copied
+    /// without its support folder still reads; `--strict` sets it to false.
+    public var readsMissingExternalDataAsNull = true
+
     let database: DatabaseQueue
     let validation: AttributeValidation
+    /// The private copy an immutable open reads from, removed with the store (see ``Options/immutable``).
+    var privateCopy: PrivateStoreCopy?
 
     /// How long this store waits for another process's lock, in seconds.
     var busyTimeout: TimeInterval = Store.defaultBusyTimeout
@@ -89,11 +106,17 @@ public final class Store: @unchecked Sendable {
         self.modelSource = modelSource
         self.warnings = warnings
         self.validation = AttributeValidation(model: model)
+        self.missingExternalData = path.isEmpty || path == ":memory:" ? nil
+            : MissingExternalData(directory: ExternalDataLocation(storeFile: URL(fileURLWithPath: path)).directory)
     }
 
-    /// Where Core Data keeps Binary values stored outside the database for this store.
+    /// Where Core Data keeps Binary values stored outside the database for this store; it counts missing files
+    /// into ``missingExternalData`` unless ``readsMissingExternalDataAsNull`` is false.
     var externalDataLocation: ExternalDataLocation? {
-        path.isEmpty || path == ":memory:" ? nil : ExternalDataLocation(storeFile: URL(fileURLWithPath: path))
+        guard let missingExternalData else { return nil }
+        var location = ExternalDataLocation(externalDataDirectory: missingExternalData.directory)
+        if readsMissingExternalDataAsNull { location.missingFiles = missingExternalData }
+        return location
     }
 
     /// Writers wait this long (seconds) for each other by default, as scripts run side by side expect.
@@ -121,7 +144,10 @@ public final class Store: @unchecked Sendable {
             return try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    // Stores with persistent history get it kept (a no-op lookup for the others).
+                    let history = try HistoryRecorder.begin(self, db: db)
                     result = try body(db)
+                    try history?.finish(db)
                     return .commit
                 }
                 return result!

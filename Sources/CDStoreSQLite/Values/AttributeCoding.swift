@@ -85,8 +85,11 @@ public enum AttributeCoding {
     ///
     /// Transformable values with a keyed-archive transformer come back as JSON-able values when they hold
     /// property-list objects (``TransformableCoding``).
+    ///
+    /// When `externalData` counts missing files (``ExternalDataLocation/missingFiles``), a value whose file is
+    /// missing reads as `.null` and is counted under `entity` instead of throwing.
     public static func objectValue(_ stored: DatabaseValue, for attribute: Attribute,
-                                   externalData: ExternalDataLocation?) throws -> ObjectValue {
+                                   externalData: ExternalDataLocation?, entity: String? = nil) throws -> ObjectValue {
         switch stored.storage {
         case .null:
             return .null
@@ -121,6 +124,11 @@ public enum AttributeCoding {
                                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
             }
             if attribute.type == .binary && attribute.allowsExternalBinaryDataStorage {
+                if case .external(let name) = ExternalBinaryData.reference(data), let externalData,
+                   let missing = externalData.missingFiles, !externalData.containsFile(name) {
+                    missing.record(entity: entity, attribute: attribute.name)
+                    return .null
+                }
                 do {
                     return .data(try ExternalBinaryData.contents(data, location: externalData))
                 } catch let error as StoreError {

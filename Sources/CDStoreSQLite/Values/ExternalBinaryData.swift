@@ -7,6 +7,13 @@ import Foundation
 public struct ExternalDataLocation: Sendable, Equatable {
     /// The `_EXTERNAL_DATA` directory.
     public var directory: URL
+    /// Where values whose file is missing are counted; when set, such a value reads as NULL instead of failing
+    /// (stores are routinely copied without their support folder, and one lost file must not hide the rest).
+    public var missingFiles: MissingExternalData?
+
+    public static func == (lhs: ExternalDataLocation, rhs: ExternalDataLocation) -> Bool {
+        lhs.directory == rhs.directory
+    }
 
     /// The `_EXTERNAL_DATA` directory given directly.
     public init(externalDataDirectory: URL) {
@@ -25,10 +32,19 @@ public struct ExternalDataLocation: Sendable, Equatable {
         return storeFile.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT")
     }
 
+    /// Whether the external file `name` exists.
+    public func containsFile(_ name: String) -> Bool {
+        isPlainFileName(name) && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+    }
+
+    private func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+    }
+
     /// The contents of the external file `name`. Throws when the name is not a plain file name or the file
     /// is missing or unreadable (Core Data reports a missing file as error 134185).
     public func contents(ofFile name: String) throws -> Data {
-        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+        guard isPlainFileName(name) else {
             throw StoreError(.cannotOpen, "external data reference '\(name)' is not a file name")
         }
         let file = directory.appendingPathComponent(name)
