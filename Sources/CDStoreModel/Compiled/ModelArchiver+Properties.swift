@@ -4,8 +4,8 @@ import Foundation
 /// `NSRelationshipDescription`, `NSFetchedPropertyDescription`, and the `NSFetchRequest`s of fetched
 /// properties and templates.
 extension ModelArchiver.Context {
-    /// The keys every property has, with `_P` (``ModelArchiver/propertyFlags(optional:readOnly:transient:ordered:spotlight:truth:cloudEncrypted:hasValidation:hasUserInfo:hasVersionHashModifier:)``)
-    /// and the `NSIs…` booleans written only when true, as the caches do.
+    /// The flags every property has; `commonFields` writes them as `_P` (``ModelArchiver/propertyFlags(optional:readOnly:transient:ordered:spotlight:truth:cloudEncrypted:hasValidation:hasUserInfo:hasVersionHashModifier:)``)
+    /// and the `NSIs…` booleans, the latter only when true, as the caches do.
     struct CommonFlags {
         var optional = false, readOnly = false, transient = false, ordered = false
         var spotlight = false, truth = false, cloudEncrypted = false
@@ -16,18 +16,18 @@ extension ModelArchiver.Context {
                                validation: (predicates: [PropertyListValue], warnings: [PropertyListValue])? = nil)
         -> [String: PropertyListValue] {
         var f: [String: PropertyListValue] = [:]
-        f["NSPropertyName"] = writer.string(name)
+        f["NSPropertyName"] = builder.string(name)
         f["NSEntity"] = entityReference
-        f["NSRenamingIdentifier"] = writer.string(renaming ?? name)
+        f["NSRenamingIdentifier"] = builder.string(renaming ?? name)
         let booleans = [("NSIsOptional", flags.optional), ("NSIsReadOnly", flags.readOnly), ("NSIsTransient", flags.transient),
                         ("NSIsOrdered", flags.ordered), ("NSIndexedBySpotlight", flags.spotlight),
                         ("NSIsStoredInTruth", flags.truth), ("NSAllowsCloudEncryption", flags.cloudEncrypted)]
         for (key, value) in booleans where value { f[key] = .bool(true) }
-        if !userInfo.isEmpty { f["NSUserInfo"] = writer.stringDictionary(userInfo) }
-        if let versionHashModifier { f["NSVersionHashModifier"] = writer.string(versionHashModifier) }
+        if !userInfo.isEmpty { f["NSUserInfo"] = builder.stringDictionary(userInfo) }
+        if let versionHashModifier { f["NSVersionHashModifier"] = builder.string(versionHashModifier) }
         if let validation {
-            f["NSValidationPredicates"] = writer.array(validation.predicates)
-            f["NSValidationWarnings"] = writer.array(validation.warnings)
+            f["NSValidationPredicates"] = builder.array(validation.predicates)
+            f["NSValidationWarnings"] = builder.array(validation.warnings)
         }
         f["_P"] = .int(ModelArchiver.propertyFlags(
             optional: flags.optional, readOnly: flags.readOnly, transient: flags.transient, ordered: flags.ordered,
@@ -39,13 +39,13 @@ extension ModelArchiver.Context {
     /// Writes `property` as it appears in `entity`'s `NSProperties` (a copy when `entity` inherits it).
     mutating func archiveProperty(_ property: ModelProperty, of entity: Entity,
                                   entityReference: PropertyListValue) throws -> PropertyListValue {
-        let me = writer.begin(Self.propertyIdentity(entity.name, property.name))
+        let me = builder.begin(Self.propertyIdentity(entity.name, property.name))
         switch property {
         case .attribute(let a):
             let (classes, fields) = try attribute(a, of: entity, entityReference: entityReference)
-            writer.end(me, classes: classes, fields)
+            builder.end(me, classes: classes, fields)
         case .relationship(let r):
-            writer.end(me, classes: ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"],
+            builder.end(me, classes: ["NSRelationshipDescription", "NSPropertyDescription", "NSObject"],
                        relationship(r, entityReference: entityReference))
         case .fetched(let p):
             var flags = CommonFlags()
@@ -53,8 +53,8 @@ extension ModelArchiver.Context {
             var f = commonFields(name: p.name, entityReference: entityReference, renaming: nil, flags: flags,
                                  userInfo: p.userInfo, versionHashModifier: nil)
             f["NSFetchRequest"] = try fetchRequest(p.fetchRequest, place: (entity.name, p.name, "the fetch request"))
-            f["_NSFetchRequestEntityName"] = writer.string(p.fetchRequest.entity)
-            writer.end(me, classes: ["NSFetchedPropertyDescription", "NSPropertyDescription", "NSObject"], f)
+            f["_NSFetchRequestEntityName"] = builder.string(p.fetchRequest.entity)
+            builder.end(me, classes: ["NSFetchedPropertyDescription", "NSPropertyDescription", "NSObject"], f)
         }
         return me
     }
@@ -69,15 +69,15 @@ extension ModelArchiver.Context {
         var validation: ([PropertyListValue], [PropertyListValue])?
         if let pattern = a.regularExpression {
             // momc's form of a pattern (§4.4): `SELF MATCHES "…"` with warning NSValidationStringPatternMatchingError.
-            let left = writer.selfExpression()
-            let right = writer.constantExpression(writer.string(pattern))
-            validation = ([writer.comparisonPredicate(left, .matches, right)], [writer.number(Int64(1680))])
+            let left = builder.selfExpression()
+            let right = builder.constantExpression(builder.string(pattern))
+            validation = ([builder.comparisonPredicate(left, .matches, right)], [builder.number(Int64(1680))])
         }
         var f = commonFields(name: a.name, entityReference: entityReference, renaming: a.renamingIdentifier, flags: flags,
                              userInfo: a.userInfo, versionHashModifier: a.versionHashModifier, validation: validation)
         f["NSAttributeType"] = .int(Int64(a.type.code))
-        f["NSAttributeValueClassName"] = writer.string(optional: Self.valueClassName(a))
-        f["NSValueTransformerName"] = writer.string(optional: a.valueTransformerName)
+        f["NSAttributeValueClassName"] = builder.string(optional: Self.valueClassName(a))
+        f["NSValueTransformerName"] = builder.string(optional: a.valueTransformerName)
         f["NSDefaultValue"] = defaultValue(a, entity: entity.name)
         if a.isIndexed { f["NSIsIndexed"] = .bool(true) }
         var flagsKey: Int64 = 0
@@ -136,33 +136,33 @@ extension ModelArchiver.Context {
 
     /// `NSDefaultValue`: an NSNumber, NSString, NSDate, NSDecimalNumber, NSUUID or NSURL object, or `$null`.
     mutating func defaultValue(_ a: Attribute, entity: String) -> PropertyListValue {
-        if a.type == .date, let seconds = a.defaultDateTimeInterval { return writer.date(seconds) }
+        if a.type == .date, let seconds = a.defaultDateTimeInterval { return builder.date(seconds) }
         guard let text = a.defaultValue else { return KeyedArchiveBuilder.null }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch a.type {
         case .integer16, .integer32, .integer64:
-            if let n = Int64(trimmed) { return writer.number(n) }
-            if let d = Double(trimmed), d.rounded() == d, abs(d) < 9e18 { return writer.number(Int64(d)) }
+            if let n = Int64(trimmed) { return builder.number(n) }
+            if let d = Double(trimmed), d.rounded() == d, abs(d) < 9e18 { return builder.number(Int64(d)) }
         case .double, .float:
-            if let d = Double(trimmed) { return writer.number(d) }
+            if let d = Double(trimmed) { return builder.number(d) }
         case .boolean:
             switch trimmed.uppercased() {
-            case "YES", "TRUE", "1": return writer.number(true)
-            case "NO", "FALSE", "0": return writer.number(false)
-            default: if let d = Double(trimmed) { return writer.number(d != 0) }  // "0.0" is seen in the corpus
+            case "YES", "TRUE", "1": return builder.number(true)
+            case "NO", "FALSE", "0": return builder.number(false)
+            default: if let d = Double(trimmed) { return builder.number(d != 0) }  // "0.0" is seen in the corpus
             }
         case .string:
-            return writer.string(text)
+            return builder.string(text)
         case .decimal:
-            if let decimal = DecimalNumberFields(trimmed) { return decimal.archive(into: &writer) }
+            if let decimal = DecimalNumberFields(trimmed) { return decimal.archive(into: &builder) }
         case .uuid:
             if let uuid = UUID(uuidString: trimmed) {
                 let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
-                return writer.object(classes: ["NSUUID", "NSObject"], ["NS.uuidbytes": .data(bytes)])
+                return builder.object(classes: ["NSUUID", "NSObject"], ["NS.uuidbytes": .data(bytes)])
             }
         case .uri:
-            let relative = writer.string(text)
-            return writer.object(classes: ["NSURL", "NSObject"], ["NS.base": KeyedArchiveBuilder.null, "NS.relative": relative])
+            let relative = builder.string(text)
+            return builder.object(classes: ["NSURL", "NSObject"], ["NS.base": KeyedArchiveBuilder.null, "NS.relative": relative])
         default:
             break
         }
@@ -179,16 +179,16 @@ extension ModelArchiver.Context {
         var f = commonFields(name: r.name, entityReference: entityReference, renaming: r.renamingIdentifier, flags: flags,
                              userInfo: r.userInfo, versionHashModifier: r.versionHashModifier)
         f["NSDestinationEntity"] = referenceToEntity(r.destination)
-        f["_NSDestinationEntityName"] = writer.string(optional: r.destination.isEmpty ? nil : r.destination)
+        f["_NSDestinationEntityName"] = builder.string(optional: r.destination.isEmpty ? nil : r.destination)
         // The inverse object is the one in the entity that declares it (or inherits it: then its copy there).
         let owner = r.inverseEntity ?? r.destination
         if let inverse = r.inverseName, let ownerEntity = model.entity(named: owner),
            model.relationship(inverse, of: ownerEntity) != nil {
-            f["NSInverseRelationship"] = writer.reference(Self.propertyIdentity(owner, inverse))
+            f["NSInverseRelationship"] = builder.reference(Self.propertyIdentity(owner, inverse))
         } else {
             f["NSInverseRelationship"] = KeyedArchiveBuilder.null
         }
-        f["_NSInverseRelationshipName"] = writer.string(optional: r.inverseName)
+        f["_NSInverseRelationshipName"] = builder.string(optional: r.inverseName)
         f["NSDeleteRule"] = .int(Int64(r.deleteRule.code))
         f["NSMinCount"] = .int(Int64(r.minCount))
         f["NSMaxCount"] = .int(Int64(r.maxCount))
@@ -202,9 +202,9 @@ extension ModelArchiver.Context {
     /// changes, 16 return faults; momc clears 4 for object-ID results and 16 for dictionary results: 30, 26
     /// and 14 in SwiftGen's model), the other keys nil or 0.
     mutating func fetchRequest(_ request: FetchRequestTemplate, place: Place) throws -> PropertyListValue {
-        let me = writer.begin()
+        let me = builder.begin()
         var f: [String: PropertyListValue] = [:]
-        f["NSEntity"] = model.entity(named: request.entity) != nil ? referenceToEntity(request.entity) : writer.string(request.entity)
+        f["NSEntity"] = model.entity(named: request.entity) != nil ? referenceToEntity(request.entity) : builder.string(request.entity)
         f["NSPredicate"] = try request.predicate.map { try archivePredicate($0, place: place) } ?? KeyedArchiveBuilder.null
         func number(_ key: String) -> Int64 { request.options[key].flatMap { Int64($0) } ?? 0 }
         func flag(_ key: String, default value: Bool) -> Bool {
@@ -229,7 +229,7 @@ extension ModelArchiver.Context {
                     "NSRelationshipKeyPathsForPrefetching"] {
             f[key] = KeyedArchiveBuilder.null
         }
-        writer.end(me, classes: ["NSFetchRequest", "NSPersistentStoreRequest", "NSObject"], f)
+        builder.end(me, classes: ["NSFetchRequest", "NSPersistentStoreRequest", "NSObject"], f)
         return me
     }
 }
@@ -278,13 +278,13 @@ struct DecimalNumberFields {
         if words.isEmpty { negative = false }
     }
 
-    func archive(into writer: inout KeyedArchiveBuilder) -> PropertyListValue {
+    func archive(into builder: inout KeyedArchiveBuilder) -> PropertyListValue {
         var mantissa = [UInt8](repeating: 0, count: 16)
         for (i, word) in words.enumerated() {
             mantissa[2 * i] = UInt8(word & 0xFF)
             mantissa[2 * i + 1] = UInt8(word >> 8)
         }
-        return writer.object(classes: ["NSDecimalNumberPlaceholder", "NSDecimalNumber", "NSNumber", "NSValue", "NSObject"], [
+        return builder.object(classes: ["NSDecimalNumberPlaceholder", "NSDecimalNumber", "NSNumber", "NSValue", "NSObject"], [
             "NS.mantissa": .data(mantissa), "NS.mantissa.bo": .int(1), "NS.exponent": .int(exponent),
             "NS.length": .int(Int64(words.count)), "NS.negative": .bool(negative), "NS.compact": .bool(!words.isEmpty),
         ])

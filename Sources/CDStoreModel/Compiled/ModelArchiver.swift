@@ -13,9 +13,17 @@ import Foundation
 /// - `NSEntityDescription` with `NSSubentities` (an empty dictionary when there are none) and `NSUserInfo`
 ///   always, `NSIsAbstract` only when set, `NSUniqueTuples`, `NSFetchIndexDescriptions` and `NSCompoundIndexes`
 ///   only when the entity has such (momc writes the last two together);
-/// - properties with `_P` (see ``propertyFlags(optional:readOnly:transient:ordered:…)``), the `NSIs…` booleans
-///   only when true, `NSUserInfo`/`NSVersionHashModifier`/`NSValidation…` only when present, and the renaming
-///   identifier always (the name when not renamed).
+/// - `NSClassNameForEntity` nil for an entity without a class name, as in the SwiftData store's cache;
+/// - properties with `_P` (see `propertyFlags`), the `NSIs…` booleans only when true,
+///   `NSUserInfo`/`NSVersionHashModifier`/`NSValidation…` only when present, and the renaming identifier always
+///   (the name when not renamed); limits as `NSFlagsKey` with `NSMinValueName`/`NSMaxValueName`, a pattern as the
+///   validation predicate `SELF MATCHES "…"` (warning 1680). `NSIsIndexed` is the model's own flag: momc also sets
+///   it on an attribute a one-element fetch index covers, which would give a store laid out from the cache an
+///   index the model does not have.
+///
+/// Checked value by value against the corpus: the caches of CartStorage_v1 and contentful's Test equal the
+/// archives of their model versions but for the order of property dictionaries (Apple's hash order), and so
+/// does SwiftGen's `Model 2.mom` but for that `NSIsIndexed` (tests: `ModelArchiverAppleCacheTests`).
 ///
 /// Inherited properties: a cache lists a sub-entity's inherited properties in its `NSProperties` too, either as
 /// `_NSPropertyDescriptionProxy` objects or as full copies (§1.2; the corpus stores have no sub-entities).
@@ -57,7 +65,7 @@ public enum ModelArchiver {
         let root = try context.archiveModel()
         let data: Data
         do {
-            data = try context.writer.archive(root: root)
+            data = try context.builder.archive(root: root)
         } catch let failure as KeyedArchiveBuilder.Failure {
             throw ModelError(.unsupportedFormat, "cannot archive the model: \(failure.description)")
         }
@@ -89,11 +97,11 @@ public enum ModelArchiver {
     /// The empty-slot marker of `NSKnownKeysDictionary1`, as every cache writes it.
     static let emptySlotToken = "__empty_slot_token_4c24_98dc_ac1e_b773__"
 
-    /// The archiving of one model: the writer and what the entities look like with inheritance resolved.
+    /// The archiving of one model: the builder and what the entities look like with inheritance resolved.
     struct Context {
         let model: ManagedObjectModel
         let predicates: (any PredicateArchiving)?
-        var writer = KeyedArchiveBuilder()
+        var builder = KeyedArchiveBuilder()
         var warnings: [String] = []
         /// Entities in name order (UTF-16), the order of `NSEntities`.
         let entities: [Entity]
@@ -110,38 +118,38 @@ public enum ModelArchiver {
         /// The UID of entity `name`, or `$null` when the model has no such entity.
         mutating func referenceToEntity(_ name: String) -> PropertyListValue {
             guard model.entity(named: name) != nil else { return KeyedArchiveBuilder.null }
-            return writer.reference(Self.entityIdentity(name))
+            return builder.reference(Self.entityIdentity(name))
         }
 
         // MARK: Model
 
         mutating func archiveModel() throws -> PropertyListValue {
-            let root = writer.begin("model")
+            let root = builder.begin("model")
             var fields: [String: PropertyListValue] = [:]
             fields["NSEntities"] = try knownKeysEntities()
             fields["NSFetchRequestTemplates"] = try fetchRequestTemplates()
-            let identifiers = model.versionIdentifiers.sorted(by: utf16Order).map { writer.string($0) }
-            fields["NSVersionIdentifiers"] = writer.object(classes: ["NSSet", "NSObject"], ["NS.objects": .array(identifiers)])
+            let identifiers = model.versionIdentifiers.sorted(by: utf16Order).map { builder.string($0) }
+            fields["NSVersionIdentifiers"] = builder.object(classes: ["NSSet", "NSObject"], ["NS.objects": .array(identifiers)])
             if !model.configurations.isEmpty { fields["NSConfigurations"] = configurations() }
-            writer.end(root, classes: ["NSManagedObjectModel", "NSObject"], fields)
+            builder.end(root, classes: ["NSManagedObjectModel", "NSObject"], fields)
             return root
         }
 
         /// `NSEntities`: `NSKnownKeysDictionary1 {searchMapping: NSKnownKeysMappingStrategy1 {keys, length,
         /// version}, emptyToken, values, version}`, keys and values in entity-name order.
         mutating func knownKeysEntities() throws -> PropertyListValue {
-            let dictionary = writer.begin()
-            let mapping = writer.begin()
-            let names = entities.map { writer.string($0.name) }
-            let keys = writer.array(names)
-            writer.end(mapping, classes: ["NSKnownKeysMappingStrategy1", "NSKnownKeysMappingStrategy", "NSObject"],
+            let dictionary = builder.begin()
+            let mapping = builder.begin()
+            let names = entities.map { builder.string($0.name) }
+            let keys = builder.array(names)
+            builder.end(mapping, classes: ["NSKnownKeysMappingStrategy1", "NSKnownKeysMappingStrategy", "NSObject"],
                        ["keys": keys, "length": .int(Int64(entities.count)), "version": .int(1)])
-            let token = writer.string(ModelArchiver.emptySlotToken)
-            let values = writer.begin()
+            let token = builder.string(ModelArchiver.emptySlotToken)
+            let values = builder.begin()
             var written: [PropertyListValue] = []
             for entity in entities { written.append(try archiveEntity(entity)) }
-            writer.endArray(values, written)
-            writer.end(dictionary, classes: ["NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSMutableDictionary",
+            builder.endArray(values, written)
+            builder.end(dictionary, classes: ["NSKnownKeysDictionary1", "NSKnownKeysDictionary", "NSMutableDictionary",
                                              "NSDictionary", "NSObject"],
                        ["searchMapping": mapping, "emptyToken": token, "values": values, "version": .int(1)])
             return dictionary
@@ -149,84 +157,84 @@ public enum ModelArchiver {
 
         mutating func fetchRequestTemplates() throws -> PropertyListValue {
             guard !model.fetchRequests.isEmpty else { return KeyedArchiveBuilder.null }
-            let dictionary = writer.begin()
+            let dictionary = builder.begin()
             var entries: [(key: PropertyListValue, value: PropertyListValue)] = []
             for request in model.fetchRequests.sorted(by: { utf16Order($0.name, $1.name) }) {
-                let key = writer.string(request.name)
+                let key = builder.string(request.name)
                 entries.append((key, try fetchRequest(request, place: (request.entity, nil, "fetch request '\(request.name)'"))))
             }
-            writer.endDictionary(dictionary, entries, className: "NSMutableDictionary")
+            builder.endDictionary(dictionary, entries, className: "NSMutableDictionary")
             return dictionary
         }
 
         /// `NSConfigurations`: name → NSSet of the member entities.
         mutating func configurations() -> PropertyListValue {
-            let dictionary = writer.begin()
+            let dictionary = builder.begin()
             var entries: [(key: PropertyListValue, value: PropertyListValue)] = []
             for configuration in model.configurations.sorted(by: { utf16Order($0.name, $1.name) }) {
-                let key = writer.string(configuration.name)
+                let key = builder.string(configuration.name)
                 let members = configuration.entities.sorted(by: utf16Order).filter { model.entity(named: $0) != nil }
                     .map { referenceToEntity($0) }
-                entries.append((key, writer.object(classes: ["NSSet", "NSObject"], ["NS.objects": .array(members)])))
+                entries.append((key, builder.object(classes: ["NSSet", "NSObject"], ["NS.objects": .array(members)])))
             }
-            writer.endDictionary(dictionary, entries, className: "NSMutableDictionary")
+            builder.endDictionary(dictionary, entries, className: "NSMutableDictionary")
             return dictionary
         }
 
         // MARK: Entities
 
         mutating func archiveEntity(_ entity: Entity) throws -> PropertyListValue {
-            let me = writer.begin(Self.entityIdentity(entity.name))
+            let me = builder.begin(Self.entityIdentity(entity.name))
             var f: [String: PropertyListValue] = [:]
-            f["NSEntityName"] = writer.string(entity.name)
-            f["NSClassNameForEntity"] = writer.string(optional: entity.className)
-            let subentities = writer.begin()
+            f["NSEntityName"] = builder.string(entity.name)
+            f["NSClassNameForEntity"] = builder.string(optional: entity.className)
+            let subentities = builder.begin()
             var subentries: [(key: PropertyListValue, value: PropertyListValue)] = []
             for name in model.subentities(of: entity).map(\.name).sorted(by: utf16Order) {
-                subentries.append((writer.string(name), referenceToEntity(name)))
+                subentries.append((builder.string(name), referenceToEntity(name)))
             }
-            writer.endDictionary(subentities, subentries, className: "NSMutableDictionary")
+            builder.endDictionary(subentities, subentries, className: "NSMutableDictionary")
             f["NSSubentities"] = subentities
-            let properties = writer.begin()
+            let properties = builder.begin()
             var entries: [(key: PropertyListValue, value: PropertyListValue)] = []
             for property in allProperties(of: entity) {
-                let key = writer.string(property.name)
+                let key = builder.string(property.name)
                 entries.append((key, try archiveProperty(property, of: entity, entityReference: me)))
             }
-            writer.endDictionary(properties, entries, className: "NSMutableDictionary")
+            builder.endDictionary(properties, entries, className: "NSMutableDictionary")
             f["NSProperties"] = properties
             f["NSSuperentity"] = model.parent(of: entity).map { referenceToEntity($0.name) } ?? KeyedArchiveBuilder.null
-            f["NSManagedObjectModel"] = writer.reference("model")
-            f["NSUserInfo"] = writer.stringDictionary(entity.userInfo)
-            f["NSVersionHashModifier"] = writer.string(optional: entity.versionHashModifier)
-            f["NSRenamingIdentifier"] = writer.string(entity.renamingIdentifier ?? entity.name)
+            f["NSManagedObjectModel"] = builder.reference("model")
+            f["NSUserInfo"] = builder.stringDictionary(entity.userInfo)
+            f["NSVersionHashModifier"] = builder.string(optional: entity.versionHashModifier)
+            f["NSRenamingIdentifier"] = builder.string(entity.renamingIdentifier ?? entity.name)
             if entity.isAbstract { f["NSIsAbstract"] = .bool(true) }
             if !entity.uniquenessConstraints.isEmpty {
-                let tuples = writer.begin()
+                let tuples = builder.begin()
                 var written: [PropertyListValue] = []
                 for tuple in entity.uniquenessConstraints {
-                    let names = tuple.map { writer.string($0) }
-                    written.append(writer.array(names, className: "NSMutableArray"))
+                    let names = tuple.map { builder.string($0) }
+                    written.append(builder.array(names, className: "NSMutableArray"))
                 }
-                writer.endArray(tuples, written, className: "NSMutableArray")
+                builder.endArray(tuples, written, className: "NSMutableArray")
                 f["NSUniqueTuples"] = tuples
             }
             if !entity.fetchIndexes.isEmpty || !entity.compoundIndexes.isEmpty {
-                let indexes = writer.begin()
+                let indexes = builder.begin()
                 var written: [PropertyListValue] = []
                 for index in entity.fetchIndexes { written.append(try fetchIndex(index, of: entity, entityReference: me)) }
-                writer.endArray(indexes, written, className: "NSMutableArray")
+                builder.endArray(indexes, written, className: "NSMutableArray")
                 f["NSFetchIndexDescriptions"] = indexes
-                let compound = writer.begin()
+                let compound = builder.begin()
                 var lists: [PropertyListValue] = []
                 for names in entity.compoundIndexes {
-                    let strings = names.map { writer.string($0) }
-                    lists.append(writer.array(strings))
+                    let strings = names.map { builder.string($0) }
+                    lists.append(builder.array(strings))
                 }
-                writer.endArray(compound, lists, className: "NSMutableArray")
+                builder.endArray(compound, lists, className: "NSMutableArray")
                 f["NSCompoundIndexes"] = compound
             }
-            writer.end(me, classes: ["NSEntityDescription", "NSObject"], f)
+            builder.end(me, classes: ["NSEntityDescription", "NSObject"], f)
             return me
         }
 
@@ -245,31 +253,31 @@ public enum ModelArchiver {
         /// `NSFetchIndexElementDescription {NSPropertyName, NSFetchIndexElementType, NSAscending,
         /// NSFetchIndexDescription}` elements; an element over an expression has `NSExpression` instead of a name.
         mutating func fetchIndex(_ index: FetchIndex, of entity: Entity, entityReference: PropertyListValue) throws -> PropertyListValue {
-            let me = writer.begin()
+            let me = builder.begin()
             let place: Place = (entity.name, nil, "fetch index '\(index.name)'")
-            var f: [String: PropertyListValue] = ["NSIndexName": writer.string(index.name)]
-            let elements = writer.begin()
+            var f: [String: PropertyListValue] = ["NSIndexName": builder.string(index.name)]
+            let elements = builder.begin()
             var written: [PropertyListValue] = []
             for element in index.elements {
-                let object = writer.begin()
+                let object = builder.begin()
                 var e: [String: PropertyListValue] = [:]
                 if let property = element.property {
-                    e["NSPropertyName"] = writer.string(property)
+                    e["NSPropertyName"] = builder.string(property)
                 } else if let expression = element.expression {
                     e["NSExpression"] = try archiveExpression(expression, place: place)
                 }
                 e["NSFetchIndexElementType"] = .int(element.type == "RTree" ? 1 : 0)
                 e["NSAscending"] = .bool(element.isAscending)
                 e["NSFetchIndexDescription"] = me
-                writer.end(object, classes: ["NSFetchIndexElementDescription", "NSObject"], e)
+                builder.end(object, classes: ["NSFetchIndexElementDescription", "NSObject"], e)
                 written.append(object)
             }
-            writer.endArray(elements, written)
+            builder.endArray(elements, written)
             f["NSIndexElements"] = elements
             f["NSPartialIndexPredicate"] = try index.partialIndexPredicate.map { try archivePredicate($0, place: place) }
                 ?? KeyedArchiveBuilder.null
             f["NSEntity"] = entityReference
-            writer.end(me, classes: ["NSFetchIndexDescription", "NSObject"], f)
+            builder.end(me, classes: ["NSFetchIndexDescription", "NSObject"], f)
             return me
         }
 
@@ -279,11 +287,11 @@ public enum ModelArchiver {
         typealias Place = (entity: String, property: String?, what: String)
 
         mutating func archivePredicate(_ text: String, place: Place) throws -> PropertyListValue {
-            try withPredicates(place) { archiver, writer in try archiver.archivePredicate(text, into: &writer) }
+            try withPredicates(place) { archiver, builder in try archiver.archivePredicate(text, into: &builder) }
         }
 
         mutating func archiveExpression(_ text: String, place: Place) throws -> PropertyListValue {
-            try withPredicates(place) { archiver, writer in try archiver.archiveExpression(text, into: &writer) }
+            try withPredicates(place) { archiver, builder in try archiver.archiveExpression(text, into: &builder) }
         }
 
         private mutating func withPredicates(_ place: Place,
@@ -295,7 +303,7 @@ public enum ModelArchiver {
                                  property: place.property)
             }
             do {
-                return try body(predicates, &writer)
+                return try body(predicates, &builder)
             } catch let error as ModelError {
                 throw error
             } catch {

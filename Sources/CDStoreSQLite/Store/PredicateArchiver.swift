@@ -22,10 +22,12 @@ public struct PredicateArchiver: PredicateArchiving {
     /// Creates an archiver.
     public init() {}
 
+    /// Parses `text` as a predicate and writes it; throws the parser's error or ``Unsupported``.
     public func archivePredicate(_ text: String, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
         try predicate(try PredicateParser.parse(text), &builder)
     }
 
+    /// Parses `text` as an expression and writes it; throws the parser's error or ``Unsupported``.
     public func archiveExpression(_ text: String, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
         try expression(try PredicateParser.parseExpression(text), &builder)
     }
