@@ -78,7 +78,9 @@ final class REPLSession {
         let takesSessionOptions = command != "help" && !command.hasPrefix("-")
         if takesSessionOptions {
             if let storePath, !full.contains("--store"), full.first != "model" { full += ["--store", storePath] }
-            if let modelPath, !full.contains("--model") { full += ["--model", modelPath] }
+            // `model … --store S` reads the store's model; the session's model would conflict with it.
+            let readsStoreModel = full.first == "model" && full.contains("--store")
+            if let modelPath, !full.contains("--model"), !readsStoreModel { full += ["--model", modelPath] }
             if let modelVersion, !full.contains("--model-version") { full += ["--model-version", modelVersion] }
         }
         _ = CommandLineRunner.run(full)
