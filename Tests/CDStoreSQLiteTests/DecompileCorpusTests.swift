@@ -72,6 +72,8 @@ struct DecompileCorpusTests {
                 } catch let error as StoreError where error.code == .noModel {
                     continue  // stores of framework 419–519 keep no model (artsy, mwkirk)
                 }
+                // Stores of framework 419–519 keep no model (artsy, mwkirk): it is inferred from their tables.
+                if source.format == .inferredFromTables { continue }
                 #expect(source.format == .storeCache && !source.propertyOrder.isEmpty, "\(folder)/\(name)")
                 let problems = try Self.roundTrip(source, label: "\(folder)/\(name)").problems
                 #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

@@ -19,8 +19,9 @@ extension Store {
     /// let hashes = VersionHasher.entityHashes(of: cached.model)   // the store's NSStoreModelVersionHashes
     /// ```
     ///
-    /// Throws ``StoreError/Code/cannotOpen`` when there is no store at `path` or it is not a Core Data store,
-    /// and ``StoreError/Code/noModel`` when it carries no model (Core Data error 134130).
+    /// A store that carries no model gives the model inferred from its tables (``ModelFormat/inferredFromTables``,
+    /// with the store's warning saying so). Throws ``StoreError/Code/cannotOpen`` when there is no store at `path`
+    /// or it is not a Core Data store.
     ///
     /// Core Data equivalent: `NSManagedObjectModel.mergedModel(from:forStoreMetadata:)` finding the model cached
     /// in the store.
@@ -28,7 +29,9 @@ extension Store {
                                    immutable: Bool = false) throws -> LoadedModel {
         let store = try open(at: path, loaded: nil, options: Options(readOnly: true, createIfMissing: false,
                                                                      busyTimeout: busyTimeout, immutable: immutable))
-        var loaded = LoadedModel(model: store.model, file: URL(fileURLWithPath: path), format: .storeCache,
+        // A store that carries no model is read by its tables: the model then says so in its format.
+        var loaded = LoadedModel(model: store.model, file: URL(fileURLWithPath: path),
+                                 format: store.modelSource == .inferredFromTables ? .inferredFromTables : .storeCache,
                                  warnings: store.warnings)
         if store.modelSource == .coreDataCache {
             loaded.propertyOrder = try store.modelCachePropertyOrder()

@@ -59,6 +59,9 @@ public final class Store: @unchecked Sendable {
         case cdstoreCache
         /// The model Core Data caches in the store (`Z_MODELCACHE`).
         case coreDataCache
+        /// Read back from the store's tables (``TableModelInference``) because the store carries no model and none
+        /// was given: enough to read, not to write.
+        case inferredFromTables
     }
 
     /// The store file.
@@ -139,6 +142,10 @@ public final class Store: @unchecked Sendable {
     /// another writer), so two writers never both read and then deadlock trying to upgrade, and every key handed
     /// out from `Z_MAX` inside it is this writer's alone.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard modelSource != .inferredFromTables else {
+            throw StoreError(.modelInferred, "the store carries no model, and the one inferred from its tables is "
+                             + "enough to read it but not to write: give --model with the model the store was saved with")
+        }
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
         do {
             return try database.writeWithoutTransaction { db in
