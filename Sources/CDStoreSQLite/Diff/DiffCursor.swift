@@ -88,8 +88,8 @@ final class DiffCursor {
                     continue
                 }
                 var pieces = targets.map { identities[$0] }
-                // An unordered to-many is a set: any fixed order of its identities compares two of them.
-                if !edge.relationship.isOrdered { pieces.sort { $0.lexicographicallyPrecedes($1) } }
+                // An unordered to-many is a set: in key order, two sets with the same objects have the same bytes.
+                if !edge.relationship.isOrdered { pieces.sort(by: StoredBytes.identityPrecedes) }
                 batch[i].fields.append(StoredBytes.toMany)
                 StoredBytes.appendLength(pieces.count, to: &batch[i].fields)
                 for piece in pieces { StoredBytes.appendPiece(piece, to: &batch[i].fields) }

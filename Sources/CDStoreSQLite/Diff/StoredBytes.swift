@@ -141,10 +141,18 @@ enum StoredBytes {
 
     // MARK: - Ordering
 
+    /// Orders identities (``DiffIdentities``) by their key values, then by entity, so that the objects of a to-many
+    /// relationship show in key order.
+    static func identityPrecedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let order = compare(a, b, from: 4 + length(a, at: 0), to: 4 + length(b, at: 0))
+        return order != 0 ? order < 0 : a.lexicographicallyPrecedes(b)
+    }
+
     /// Compares two sequences of stored values as SQLite's `ORDER BY` orders rows by them (ascending, BINARY
     /// collation): NULL first, then numbers by value (INTEGER and REAL alike), then TEXT and BLOB byte by byte.
-    static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var i = 0, j = 0
+    /// `from` and `to` skip bytes at the start of `a` and `b`.
+    static func compare(_ a: [UInt8], _ b: [UInt8], from start: Int = 0, to other: Int = 0) -> Int {
+        var i = start, j = other
         while i < a.count && j < b.count {
             let order = compareValue(a, i, b, j)
             if order != 0 { return order }
