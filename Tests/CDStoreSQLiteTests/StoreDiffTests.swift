@@ -179,6 +179,57 @@ struct StoreDiffTests {
             """)
     }
 
+    @Test("A store against its migrated copy: the model changes, properties matched across renames and type changes")
+    func migratedStore() throws {
+        let path = try StaffFixture.makeVersion1Store()
+        let copy = path.replacingOccurrences(of: "Staff.sqlite", with: "Staff2.sqlite")
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        let migrated = try Store.open(at: copy, loaded: try StaffFixture.version("Staff 2"), options: Store.Options(backup: false))
+        // Values changed after the migration show under the new names, compared across the type changes.
+        try migrated.update(UpdateRequest(entity: "Person", predicate: try PredicateParserShim.parse("fullName == 'Ann'"),
+                                          assignments: [UpdateAssignment("rating", .text("6"))]))
+        try migrated.update(UpdateRequest(entity: "Person", predicate: try PredicateParserShim.parse("fullName == 'Cy'"),
+                                          assignments: [UpdateAssignment("score", .text("-8"))]))
+        let bundle = try ModelLoader.load(StaffFixture.bundle)
+        let a = try Store.open(at: path, loaded: bundle, options: Store.Options(readOnly: true))
+        let b = try Store.open(at: copy, loaded: bundle, options: Store.Options(readOnly: true))
+        try Self.expectDiff(a, b, StoreDiffOptions(keys: ["Person": ["fullName"]]), """
+            entity renamed: Assignment (was Project)
+            attribute made optional: Badge.code
+            attribute made non-optional: Department.budget (default 1000)
+            relationship added: Department.office (to-one Office)
+            relationship renamed: Department.staff (was employees)
+            entity added: Office
+            attribute type changed: Person.age (Integer 16 → Integer 64)
+            attribute added: Person.email (String, optional)
+            attribute renamed: Person.fullName (was name)
+            attribute added: Person.level (Integer 16, default 1)
+            attribute type changed: Person.rating (Integer 32 → String)
+            attribute type changed: Person.score (Double → Integer 64)
+            attribute removed: Person.nickname
+            relationship renamed: Person.assignments (was projects)
+            relationship renamed: Person.badges (was badge)
+            relationship cardinality changed: Person.badges (to-one → to-many)
+            fetch index added: Person.byAge
+            entity removed: Legacy
+            changed Department {"Z_PK":2} budget: null → 1000
+            changed Employee {"fullName":"Ann"} rating: 5 → "6"
+            changed Person {"fullName":"Cy"} score: -7 → -8
+            removed Legacy {"Z_PK":1} {"value":3}
+            Assignment by Z_PK: -0 +0 ~0 =3
+            Badge by Z_PK: -0 +0 ~0 =2
+            Contractor by fullName: -0 +0 ~0 =1
+            Department by Z_PK: -0 +0 ~1 =1
+            Employee by fullName: -0 +0 ~1 =0
+            Office by Z_PK: -0 +0 ~0 =0
+            Person by fullName: -0 +0 ~1 =0
+            Vendor by Z_PK: -0 +0 ~0 =1
+            Legacy by Z_PK: -1 +0 ~0 =0
+            """)
+    }
+
     @Test("Names the options give must exist, and a key must be able to match objects")
     func optionErrors() throws {
         let (a, b) = (try Self.seeded(), try Self.seeded())

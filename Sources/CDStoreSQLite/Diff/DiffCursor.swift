@@ -22,6 +22,7 @@ final class DiffCursor {
     private let keyCount: Int32
     private let fieldCount: Int32
     private let edges: [RelationshipStorage.Edge]
+    private let forms: [EntityPlan.RelationshipForm]
     private let storage: RelationshipStorage
     private let identities: DiffIdentities
     private var batch: [Row] = []
@@ -32,8 +33,10 @@ final class DiffCursor {
     private(set) var sharedKeys = 0
     static let batchSize = 256
 
-    init(store: Store, side: EntityPlan.Side, predicate: PredicateNode?, identities: DiffIdentities, db: Database) throws {
+    init(store: Store, side: EntityPlan.Side, forms: [EntityPlan.RelationshipForm], predicate: PredicateNode?,
+         identities: DiffIdentities, db: Database) throws {
         self.side = side
+        self.forms = forms
         self.db = db
         self.identities = identities
         keyCount = Int32(side.key.count)
@@ -76,12 +79,12 @@ final class DiffCursor {
         }
         guard !edges.isEmpty, !batch.isEmpty else { return }
         let keys = batch.map(\.pk)
-        for edge in edges {
+        for (edge, form) in zip(edges, forms) {
             let related = try storage.related(edge, of: keys, db: db)
             try identities.resolve(related.values.flatMap { $0 }, db: db)
             for i in batch.indices {
                 let targets = related[batch[i].pk] ?? []
-                if !edge.relationship.isToMany {
+                if !form.toMany {
                     guard let target = targets.first else { batch[i].fields.append(StoredBytes.null); continue }
                     batch[i].fields.append(StoredBytes.toOne)
                     StoredBytes.appendPiece(identities[target], to: &batch[i].fields)
@@ -89,7 +92,7 @@ final class DiffCursor {
                 }
                 var pieces = targets.map { identities[$0] }
                 // An unordered to-many is a set: in key order, two sets with the same objects have the same bytes.
-                if !edge.relationship.isOrdered { pieces.sort(by: StoredBytes.identityPrecedes) }
+                if !form.ordered { pieces.sort(by: StoredBytes.identityPrecedes) }
                 batch[i].fields.append(StoredBytes.toMany)
                 StoredBytes.appendLength(pieces.count, to: &batch[i].fields)
                 for piece in pieces { StoredBytes.appendPiece(piece, to: &batch[i].fields) }

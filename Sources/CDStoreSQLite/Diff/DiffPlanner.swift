@@ -14,12 +14,21 @@ struct EntityPlan {
         let relationships: [Relationship]
     }
 
+    /// How a compared relationship's values are compared: as a set of objects when either version holds many
+    /// (a to-one made to-many compares its object with the one-object set), in order when both keep one.
+    struct RelationshipForm: Equatable {
+        var toMany: Bool
+        var ordered: Bool
+    }
+
     var comparison: EntityComparison
     var a: Side?
     var b: Side?
     /// The compared properties under B's names (A's for an entity only A's model has): attributes, then
     /// relationships.
     var fieldNames: [String]
+    /// The forms of the compared relationships, in order.
+    var relationshipForms: [RelationshipForm]
 
     /// The side whose names are shown.
     var shown: Side { b ?? a! }
@@ -109,7 +118,11 @@ struct DiffPlanner {
         let names = attributes.map { ($0.1 ?? $0.0)!.name } + relationships.map { ($0.1 ?? $0.0)!.name }
         return EntityPlan(comparison: EntityComparison(entity: shown.name, key: key.kind),
                           a: side(old, a, key.a, { $0.0 }, { $0.0 }), b: side(new, b, key.b, { $0.1 }, { $0.1 }),
-                          fieldNames: names)
+                          fieldNames: names, relationshipForms: relationships.map { pair in
+                              let both = [pair.0, pair.1].compactMap { $0 }
+                              return EntityPlan.RelationshipForm(toMany: both.contains { $0.isToMany },
+                                                                 ordered: both.allSatisfy { $0.isToMany && $0.isOrdered })
+                          })
     }
 
     /// The attributes of `entity` (inherited ones first) that have a column.

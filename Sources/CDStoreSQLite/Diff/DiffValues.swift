@@ -32,7 +32,7 @@ struct DiffValues {
         let ranges = StoredBytes.ranges(row.fields)
         let (side, store, names) = inA ? (plan.a!, diff.a, shownNames.a) : (plan.b!, diff.b, shownNames.b)
         return try plan.fieldNames.indices.map { i in
-            (plan.fieldNames[i], try field(i, of: row.fields, at: ranges[i].lowerBound, side, in: store, names: names))
+            (plan.fieldNames[i], try field(i, of: row.fields, at: ranges[i].lowerBound, plan, side, in: store, names: names))
         }
     }
 
@@ -43,8 +43,8 @@ struct DiffValues {
         let rangesA = StoredBytes.ranges(rowA.fields), rangesB = StoredBytes.ranges(rowB.fields)
         var changes: [(name: String, a: ObjectValue, b: ObjectValue)] = []
         for i in plan.fieldNames.indices where rowA.fields[rangesA[i]] != rowB.fields[rangesB[i]] {
-            let valueA = try field(i, of: rowA.fields, at: rangesA[i].lowerBound, sideA, in: diff.a, names: shownNames.a)
-            let valueB = try field(i, of: rowB.fields, at: rangesB[i].lowerBound, sideB, in: diff.b, names: shownNames.b)
+            let valueA = try field(i, of: rowA.fields, at: rangesA[i].lowerBound, plan, sideA, in: diff.a, names: shownNames.a)
+            let valueB = try field(i, of: rowB.fields, at: rangesB[i].lowerBound, plan, sideB, in: diff.b, names: shownNames.b)
             // Relationship bytes are canonical: different bytes are different objects. Attribute bytes may differ
             // for equal values (a REAL within the tolerance, an external file under another name, a transformable
             // archived by another archiver, a type changed between versions).
@@ -64,7 +64,7 @@ struct DiffValues {
         }
     }
 
-    private func field(_ i: Int, of bytes: [UInt8], at offset: Int, _ side: EntityPlan.Side, in store: Store,
+    private func field(_ i: Int, of bytes: [UInt8], at offset: Int, _ plan: EntityPlan, _ side: EntityPlan.Side, in store: Store,
                        names: [String: String]) throws -> ObjectValue {
         if i < side.attributes.count {
             return try AttributeCoding.objectValue(StoredBytes.databaseValue(bytes, at: offset), for: side.attributes[i],
@@ -73,7 +73,7 @@ struct DiffValues {
         let relationship = side.relationships[i - side.attributes.count]
         let destination = names[relationship.destination] ?? relationship.destination
         let related = StoredBytes.pieces(bytes, at: offset).map { identity($0, destination: destination) }
-        return relationship.isToMany ? .array(related) : (related.first ?? .null)
+        return plan.relationshipForms[i - side.attributes.count].toMany ? .array(related) : (related.first ?? .null)
     }
 
     /// A related object as its key, with `_entity` when it is not of the relationship's destination entity.

@@ -147,9 +147,9 @@ public struct StoreDiff {
                     let merge = DiffMerge(diff: self, each: each)
                     return try selected.map { index in
                         let plan = plans[index]
-                        let cursorA = try plan.a.map { try DiffCursor(store: a, side: $0, predicate: options.predicate,
+                        let cursorA = try plan.a.map { try DiffCursor(store: a, side: $0, forms: plan.relationshipForms, predicate: options.predicate,
                                                                       identities: identitiesA, db: dbA) }
-                        let cursorB = try plan.b.map { try DiffCursor(store: b, side: $0, predicate: options.predicate,
+                        let cursorB = try plan.b.map { try DiffCursor(store: b, side: $0, forms: plan.relationshipForms, predicate: options.predicate,
                                                                       identities: identitiesB, db: dbB) }
                         return try merge.compare(plan, cursorA, cursorB)
                     }
