@@ -115,7 +115,7 @@ public struct StoreDiff {
     /// Store B: the "after" side.
     public let b: Store
     public let options: StoreDiffOptions
-    /// The changes from A's model to B's (empty when both have the same model).
+    /// The changes from A's model to B's (empty when both have the same model), of the entities compared.
     public let modelChanges: [ModelChange]
     /// The entities to compare, with how each is matched (counts zero until ``run(_:)``).
     public var comparisons: [EntityComparison] { selected.map { plans[$0].comparison } }
@@ -129,10 +129,14 @@ public struct StoreDiff {
         self.a = a
         self.b = b
         self.options = options
-        modelChanges = ModelDiff.changes(from: a.model, to: b.model)
         let planner = DiffPlanner(a: a, b: b, options: options)
-        plans = try planner.plans()
-        selected = try planner.selected(plans)
+        let plans = try planner.plans()
+        let selected = try planner.selected(plans)
+        self.plans = plans
+        self.selected = selected
+        // With --entity, only the changes to the entities compared.
+        let names = Set(selected.flatMap { [plans[$0].a?.entity.name, plans[$0].b?.entity.name].compactMap { $0 } })
+        modelChanges = ModelDiff.changes(from: a.model, to: b.model).filter { options.entities.isEmpty || names.contains($0.entity) }
     }
 
     /// Compares the stores, calls `each` with every difference (entity by entity, in key order) and returns the
