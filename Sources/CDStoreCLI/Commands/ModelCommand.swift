@@ -13,7 +13,7 @@ struct ModelCommand: ParsableCommand {
         .xcdatamodeld bundle (its current version, or --model-version NAME), one .xcdatamodel, its contents \
         file, or a cdstore JSON model.
         """,
-        subcommands: [ModelShowCommand.self, ModelValidateCommand.self, ModelCompileCommand.self, ModelHashesCommand.self, ModelDiffCommand.self])
+        subcommands: [ModelShowCommand.self, ModelValidateCommand.self, ModelCompileCommand.self, ModelHashesCommand.self, ModelDiffCommand.self, ModelDiagramCommand.self])
 }
 
 /// The model argument shared by the `model` subcommands.
