@@ -21,6 +21,13 @@ struct ModelDiagramCommandTests {
         #expect(dot.stdout.contains("\"Badge\" [label=") && !dot.stdout.contains("\"Employee\""))
     }
 
+    @Test("The README shows Schemas/Company.json's diagram as the command draws it, in a mermaid block")
+    func readmeDiagram() throws {
+        let readme = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let diagram = try CLIRunner.run(["model", "diagram", Self.company]).stdout
+        #expect(readme.contains("```mermaid\n" + diagram + "```\n"))
+    }
+
     @Test("An SVG of a corpus model names every entity", .enabled(if: hasGraphviz, "Graphviz's dot is not installed: no SVG to check"),
           .enabled(if: Corpus.isAvailable, "../shared/corpus is not here"))
     func svg() throws {
