@@ -59,6 +59,9 @@ struct StoreDiffTests {
     @Test("Two stores with the same objects: no differences, each entity keyed by its uniqueness constraint")
     func sameObjects() throws {
         try Self.expectDiff(try Self.seeded(), try Self.seeded(), Self.sameSummary)
+        // One store against itself: one read serves both sides.
+        let store = try Self.seeded()
+        try Self.expectDiff(store, store, Self.sameSummary)
     }
 
     @Test("Added, removed and changed objects, and the to-many relationships they change")

@@ -10,8 +10,8 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare the objects of two stores, or of a store and an export; exit status 1 when they differ.",
         discussion: """
         Objects are matched per entity by key, not by row: by --key, else by the entity's first uniqueness \
-        constraint made of attributes, else by the attribute its user info names (identityAttribute, as Groot \
-        and Sync use it), else by Z_PK (said on stderr). Relationships compare by the keys of the related \
+        constraint (a to-one relationship in it stands for the related object's key), else by the attribute its \
+        user info names (identityAttribute, as Groot and Sync use it), else by Z_PK (said on stderr). Relationships compare by the keys of the related \
         objects, so renumbered primary keys and another insertion order are not differences. When A and B were \
         saved with different versions of one model, properties are matched as migration matches them (renaming \
         identifiers included) and the model changes are printed first; properties only one version has are not \
@@ -35,9 +35,12 @@ struct DiffCommand: ParsableCommand {
           cdstore diff --store App.sqlite golden.json --entity Employee --where 'salary > 50000' --tolerance 0.01
         """)
 
-    @Argument(help: ArgumentHelp("The two stores or exports: A (before) and B (after); with one, A is --store.",
-                                 valueName: "a-and-b"), completion: .file())
-    var paths: [String] = []
+    @Argument(help: ArgumentHelp("Store or export A, the \"before\" side (with only one argument, that one is B and A is --store).",
+                                 valueName: "a"), completion: .file())
+    var a: String?
+
+    @Argument(help: ArgumentHelp("Store or export B, the \"after\" side.", valueName: "b"), completion: .file())
+    var b: String?
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -81,8 +84,8 @@ struct DiffCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func validate() throws {
-        guard !paths.isEmpty, paths.count <= 2 else { throw ValidationError("give two stores or exports to compare: cdstore diff A B") }
-        if paths.count == 1 && storeOptions.storePath == nil {
+        guard a != nil else { throw ValidationError("give two stores or exports to compare: cdstore diff A B") }
+        if b == nil && storeOptions.storePath == nil {
             throw ValidationError("give two stores or exports to compare (cdstore diff A B), or --store A and B")
         }
         guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance must be 0 or more") }
@@ -104,7 +107,7 @@ struct DiffCommand: ParsableCommand {
 
     /// Runs the diff; true when the objects differ.
     private func compare() throws -> Bool {
-        let (pathA, pathB) = paths.count == 2 ? (paths[0], paths[1]) : (storeOptions.storePath!, paths[0])
+        let (pathA, pathB) = if let b { (a!, b) } else { (storeOptions.storePath!, a!) }
         var options = StoreDiffOptions(entities: Self.list(entity), ignored: Self.list(ignore), tolerance: tolerance)
         options.predicate = try PredicateInput.parse(predicate, arguments: arguments, variables: variables)
         for spec in key {

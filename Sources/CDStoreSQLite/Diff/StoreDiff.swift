@@ -1,6 +1,7 @@
 import CDStoreModel
 import CDStorePredicate
 import Foundation
+import GRDB
 
 /// What a store diff compares, and how strictly.
 public struct StoreDiffOptions: Sendable {
@@ -144,21 +145,30 @@ public struct StoreDiff {
     @discardableResult
     public func run(_ each: (ObjectDifference) throws -> Void) throws -> [EntityComparison] {
         try withoutActuallyEscaping(each) { each in
-            try a.read { dbA in
-                try b.read { dbB in
-                    let identitiesA = DiffIdentities(a, plans: plans, side: \.a)
-                    let identitiesB = DiffIdentities(b, plans: plans, side: \.b)
-                    let merge = DiffMerge(diff: self, each: each)
-                    return try selected.map { index in
-                        let plan = plans[index]
-                        let cursorA = try plan.a.map { try DiffCursor(store: a, side: $0, forms: plan.relationshipForms, predicate: options.predicate,
-                                                                      identities: identitiesA, db: dbA) }
-                        let cursorB = try plan.b.map { try DiffCursor(store: b, side: $0, forms: plan.relationshipForms, predicate: options.predicate,
-                                                                      identities: identitiesB, db: dbB) }
-                        return try merge.compare(plan, cursorA, cursorB)
+            try reading { dbA, dbB in
+                let identitiesA = DiffIdentities(a, plans: plans, side: \.a)
+                let identitiesB = DiffIdentities(b, plans: plans, side: \.b)
+                let merge = DiffMerge(diff: self, each: each)
+                return try selected.map { index in
+                    let plan = plans[index]
+                    let cursorA = try plan.a.map {
+                        try DiffCursor(store: a, side: $0, forms: plan.relationshipForms, predicate: options.predicate,
+                                       identities: identitiesA, db: dbA)
                     }
+                    let cursorB = try plan.b.map {
+                        try DiffCursor(store: b, side: $0, forms: plan.relationshipForms, predicate: options.predicate,
+                                       identities: identitiesB, db: dbB)
+                    }
+                    return try merge.compare(plan, cursorA, cursorB)
                 }
             }
         }
+    }
+
+    /// Runs `body` inside a read of each store (one read when A and B are the same store: GRDB reads do not nest
+    /// on one connection).
+    private func reading<T>(_ body: (Database, Database) throws -> T) throws -> T {
+        if a === b { return try a.read { db in try body(db, db) } }
+        return try a.read { dbA in try b.read { dbB in try body(dbA, dbB) } }
     }
 }
