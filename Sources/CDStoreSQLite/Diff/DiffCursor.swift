@@ -26,9 +26,11 @@ final class DiffCursor {
     private let storage: RelationshipStorage
     private let identities: DiffIdentities
     private var batch: [Row] = []
+    /// Rows of ``batch`` read in the last ``fill()``; those after are buffers kept for the next.
+    private var count = 0
     private var index = 0
     private var finished = false
-    private var previousKey: [UInt8]?
+    private var previousKey: [UInt8] = []
     /// Rows whose key equals the row before's.
     private(set) var sharedKeys = 0
     static let batchSize = 256
@@ -51,38 +53,44 @@ final class DiffCursor {
 
     /// The next object, or nil after the last.
     func next() throws -> Row? {
-        if index == batch.count {
+        if index == count {
             guard !finished else { return nil }
             try fill()
-            guard !batch.isEmpty else { return nil }
+            guard count > 0 else { return nil }
         }
         defer { index += 1 }
         return batch[index]
     }
 
-    /// Reads the next batch of rows and their relationships.
+    /// Reads the next batch of rows and their relationships, into the rows of the last batch: their buffers are
+    /// reused, so that reading allocates nothing per row.
     private func fill() throws {
-        batch.removeAll(keepingCapacity: true)
+        count = 0
         index = 0
         let raw = statement.sqliteStatement
-        while batch.count < Self.batchSize {
+        while count < Self.batchSize {
             guard try DiffQuery.step(statement, db) else { finished = true; break }
-            var row = Row(pk: sqlite3_column_int64(raw, 0), key: [], fields: [])
+            if count == batch.count { batch.append(Row(pk: 0, key: [], fields: [])) }
+            batch[count].pk = sqlite3_column_int64(raw, 0)
+            batch[count].key.removeAll(keepingCapacity: true)
+            batch[count].fields.removeAll(keepingCapacity: true)
             if keyCount == 0 {
-                StoredBytes.appendInteger(row.pk, to: &row.key)
+                StoredBytes.appendInteger(batch[count].pk, to: &batch[count].key)
             } else {
-                for column in 1...keyCount { StoredBytes.appendColumn(raw, column, to: &row.key) }
+                for column in 1...keyCount { StoredBytes.appendColumn(raw, column, to: &batch[count].key) }
             }
-            for column in (1 + keyCount)..<(1 + keyCount + fieldCount) { StoredBytes.appendColumn(raw, column, to: &row.fields) }
-            try checkOrder(row.key)
-            batch.append(row)
+            for column in (1 + keyCount)..<(1 + keyCount + fieldCount) {
+                StoredBytes.appendColumn(raw, column, to: &batch[count].fields)
+            }
+            try checkOrder(batch[count].key)
+            count += 1
         }
-        guard !edges.isEmpty, !batch.isEmpty else { return }
-        let keys = batch.map(\.pk)
+        guard !edges.isEmpty, count > 0 else { return }
+        let keys = batch[..<count].map(\.pk)
         for (edge, form) in zip(edges, forms) {
             let related = try storage.related(edge, of: keys, db: db)
             try identities.resolve(related.values.flatMap { $0 }, db: db)
-            for i in batch.indices {
+            for i in 0..<count {
                 let targets = related[batch[i].pk] ?? []
                 if !form.toMany {
                     guard let target = targets.first else { batch[i].fields.append(StoredBytes.null); continue }
@@ -103,8 +111,11 @@ final class DiffCursor {
     /// The merge join needs keys in ``StoredBytes/compare(_:_:)`` order; SQLite's `ORDER BY` gives it, and this
     /// makes sure, since a wrong order would show equal objects as added and removed.
     private func checkOrder(_ key: [UInt8]) throws {
-        defer { previousKey = key }
-        guard let previousKey else { return }
+        defer {
+            previousKey.removeAll(keepingCapacity: true)
+            previousKey.append(contentsOf: key)
+        }
+        guard !previousKey.isEmpty else { return }
         let order = StoredBytes.compare(previousKey, key)
         if order == 0 { sharedKeys += 1 }
         guard order <= 0 else {

@@ -55,8 +55,7 @@ enum StoredBytes {
     }
 
     static func appendLength(_ count: Int, to out: inout [UInt8]) {
-        let value = UInt32(truncatingIfNeeded: count)
-        out.append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)])
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian) { out.append(contentsOf: $0) }
     }
 
     /// A length-prefixed piece of bytes (an identity inside a relationship value).
@@ -66,7 +65,7 @@ enum StoredBytes {
     }
 
     private static func appendWord(_ value: UInt64, to out: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(value >> UInt64(shift) & 0xFF)) }
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     // MARK: - Reading
