@@ -233,6 +233,39 @@ struct StoreDiffTests {
             """)
     }
 
+    @Test("Thousands of objects: batches of rows and relationships, shared keys paired in Z_PK order")
+    func manyObjects() throws {
+        let model = try Org.jsonModel(#"""
+            [{"name": "Group", "uniquenessConstraints": [["name"]], "attributes": [{"name": "name", "type": "String"}],
+              "relationships": [{"name": "members", "destination": "Member", "inverse": "group", "toMany": true, "optional": true}]},
+             {"name": "Member", "uniquenessConstraints": [["number"]],
+              "attributes": [{"name": "number", "type": "Integer 32"}, {"name": "parity", "type": "Integer 16"},
+                             {"name": "label", "type": "String"}],
+              "relationships": [{"name": "group", "destination": "Group", "inverse": "members", "optional": true}]}]
+            """#)
+        func member(_ n: Int, label: String? = nil, group: Int? = nil) -> String {
+            #"{"number": \#(n), "parity": \#(n % 2), "label": "\#(label ?? "m" + String(n))", "group": {"_ref": {"name": "g\#(group ?? n % 3)"}}}"#
+        }
+        let a = try Org.store(model), b = try Org.store(model)
+        for store in [a, b] { try store.insertJSON("Group", #"[{"name": "g0"}, {"name": "g1"}, {"name": "g2"}]"#) }
+        try a.insertJSON("Member", "[" + (1...1000).map { member($0) }.joined(separator: ",") + "]")
+        let changed = (1...999).reversed().map { n in n == 500 ? member(n, label: "five hundred") : n == 777 ? member(n, group: 2) : member(n) }
+        try b.insertJSON("Member", "[" + (changed + [member(1001)]).joined(separator: ",") + "]")
+        try Self.expectDiff(a, b, StoreDiffOptions(ignored: ["members"]), """
+            changed Member {"number":500} label: "m500" → "five hundred"
+            changed Member {"number":777} group: {"name":"g0"} → {"name":"g2"}
+            removed Member {"number":1000} {"number":1000,"parity":0,"label":"m1000","group":{"name":"g1"}}
+            added Member {"number":1001} {"number":1001,"parity":1,"label":"m1001","group":{"name":"g2"}}
+            Group by name: -0 +0 ~0 =3
+            Member by number: -1 +1 ~2 =997
+            """)
+        let groups = try StoreDiff(from: a, to: b, options: StoreDiffOptions(entities: ["Group"])).run { _ in }
+        #expect(groups.map(\.changed) == [3])
+        // Keyed by parity, 500 objects share each key: they pair in Z_PK order, the same pairs in both stores.
+        let shared = try StoreDiff(from: a, to: a, options: StoreDiffOptions(entities: ["Member"], keys: ["Member": ["parity"]])).run { _ in }
+        #expect(shared.map(\.same) == [1000] && shared.map(\.sharedKeys) == [1996])
+    }
+
     @Test("Names the options give must exist, and a key must be able to match objects")
     func optionErrors() throws {
         let (a, b) = (try Self.seeded(), try Self.seeded())
