@@ -266,6 +266,39 @@ struct StoreDiffTests {
         #expect(shared.map(\.same) == [1000] && shared.map(\.sharedKeys) == [1996])
     }
 
+    @Test("External Binary values compare by content, not by file name; transformable values show decoded")
+    func externalAndTransformableValues() throws {
+        let model = try Org.jsonModel(#"""
+            [{"name": "Doc", "uniquenessConstraints": [["name"]],
+              "attributes": [{"name": "name", "type": "String"}, {"name": "blob", "type": "Binary", "optional": true,
+                              "allowsExternalBinaryDataStorage": true}, {"name": "meta", "type": "Transformable", "optional": true}]}]
+            """#)
+        let a = try Org.store(model, name: "A.sqlite"), b = try Org.store(model, name: "B.sqlite")
+        for (store, file) in [(a, "file-a"), (b, "file-b")] {
+            try store.insertJSON("Doc", #"[{"name": "d1", "meta": {"k": [1, 2]}}, {"name": "d2", "meta": {"k": [1, 2]}}]"#)
+            let folder = ExternalDataLocation(storeFile: URL(fileURLWithPath: store.path)).directory
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("same bytes".utf8).write(to: folder.appendingPathComponent(file))
+            // Core Data's reference to an external file: 0x02, the file name, NUL.
+            let reference = Data([ExternalBinaryData.externalMarker] + Array(file.utf8) + [0])
+            try DatabaseQueue(path: store.path).write { db in
+                try db.execute(sql: "UPDATE ZDOC SET ZBLOB = ? WHERE ZNAME = 'd1'", arguments: [reference])
+            }
+        }
+        try Self.expectDiff(a, b, """
+            Doc by name: -0 +0 ~0 =2
+            """)
+        try Data("other bytes".utf8).write(to: ExternalDataLocation(storeFile: URL(fileURLWithPath: b.path)).directory
+            .appendingPathComponent("file-b"))
+        try b.update(UpdateRequest(entity: "Doc", predicate: try PredicateParserShim.parse("name == 'd2'"),
+                                   assignments: [UpdateAssignment("meta", .literal(.object([("k", .array([.integer(1), .integer(3)]))])))]))
+        try Self.expectDiff(a, b, """
+            changed Doc {"name":"d1"} blob: "c2FtZSBieXRlcw==" → "b3RoZXIgYnl0ZXM="
+            changed Doc {"name":"d2"} meta: {"k":[1,2]} → {"k":[1,3]}
+            Doc by name: -0 +0 ~2 =0
+            """)
+    }
+
     @Test("Names the options give must exist, and a key must be able to match objects")
     func optionErrors() throws {
         let (a, b) = (try Self.seeded(), try Self.seeded())
