@@ -90,6 +90,7 @@ extension Store {
                           isReadOnly: readOnly, modelSource: resolved.source, warnings: warnings)
         store.busyTimeout = options.busyTimeout
         store.privateCopy = privateCopy
+        store.isImmutable = options.immutable
         return store
     }
 
