@@ -17,8 +17,9 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# time: the memory tests read peak RSS with /usr/bin/time.
-SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time
+# time: the memory tests read peak RSS with /usr/bin/time. graphviz: `model diagram --format svg` runs its dot (the
+# SVG test is skipped without it).
+SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time graphviz
 BENCH_PACKAGES := sqlite3
 ROWS ?= 1000000
 RUNS ?= 3

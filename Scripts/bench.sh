@@ -217,6 +217,37 @@ if [ "$(cat "$work/count-cd" 2>/dev/null)" != "$(cat "$work/count-sql" 2>/dev/nu
   warnings+=("WARNING: count: cdstore printed '$(cat "$work/count-cd" 2>/dev/null)', sqlite3 '$(cat "$work/count-sql" 2>/dev/null)'")
 fi
 
+# --- 2b. diff of two stores ---------------------------------------------------------------------------------
+# B holds A's people inserted in reverse order (every Z_PK renumbered) with every 100th salary raised by 1, so
+# `cdstore diff --key Person=id` merges two key-ordered reads and finds ROWS/100 changed objects (exit status 1,
+# which the wrapper turns into success). The floor: ATTACH and two LEFT JOINs on id printing the differing rows.
+# Compare its median with twice the "export NDJSON" median (both stores exported).
+diff_store=$work/diff-b.sqlite
+rm_store "$diff_store"
+sqlite3 "$store" "VACUUM INTO '$diff_store'"
+sqlite3 "$diff_store" "BEGIN; CREATE TEMP TABLE p AS SELECT * FROM ZPERSON; DELETE FROM ZPERSON;
+  INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZID, ZNAME, ZAGE, ZSALARY, ZACTIVE, ZJOINED)
+    SELECT ROW_NUMBER() OVER (ORDER BY Z_PK DESC), Z_ENT, Z_OPT, ZID, ZNAME, ZAGE,
+           CASE WHEN Z_PK % 100 = 0 THEN ZSALARY + 1 ELSE ZSALARY END, ZACTIVE, ZJOINED FROM p ORDER BY Z_PK DESC;
+  COMMIT;" >/dev/null
+diff_op="diff two stores (ROWS each, --key Person=id, 1% changed)"
+# Two LEFT JOINs rather than one FULL JOIN, for which SQLite 3.40 builds no automatic index (quadratic).
+diff_sql="ATTACH '$diff_store' AS b;
+  SELECT x.ZID, y.ZID, x.ZSALARY, y.ZSALARY FROM main.ZPERSON x LEFT JOIN b.ZPERSON y ON x.ZID = y.ZID
+  WHERE y.ZID IS NULL OR x.ZNAME IS NOT y.ZNAME OR x.ZAGE IS NOT y.ZAGE OR x.ZSALARY IS NOT y.ZSALARY
+     OR x.ZACTIVE IS NOT y.ZACTIVE OR x.ZJOINED IS NOT y.ZJOINED
+  UNION ALL SELECT NULL, y.ZID, NULL, y.ZSALARY FROM b.ZPERSON y LEFT JOIN main.ZPERSON x ON x.ZID = y.ZID WHERE x.ZID IS NULL"
+log "bench: 2b. diff ($runs runs)"
+for ((run = 1; run <= runs; run++)); do
+  log "  run $run/$runs"
+  measure "$diff_op" cdstore "$rows" "$work/diff-cd" \
+    bash -c '"$@"; [ $? -eq 1 ]' diff "$cdstore" diff "$store" "$diff_store" --key Person=id --format ndjson
+  measure "$diff_op" "sqlite3 (ATTACH + LEFT JOINs on id)" "$rows" "$work/diff-sql" sqlite3 -json "$store" "$diff_sql"
+done
+got=$(grep -c '"change":"changed"' "$work/diff-cd" 2>/dev/null || true)
+[ "$got" = "$(( rows / 100 ))" ] || warnings+=("WARNING: diff: cdstore reported ${got:-no} changed objects, expected $(( rows / 100 ))")
+rm_store "$diff_store"; rm -f "$work/diff-cd" "$work/diff-sql"
+
 # --- 3. graph load and export (cdstore alone) ---------------------------------------------------------------
 # Schemas/Company.json requires every Department to belong to a Company, so each run's store gets the one
 # company the generated departments refer to before the clock starts.
@@ -316,6 +347,9 @@ report=$work/report.md
   echo "Queries and exports read one store; sqlite3 formats dates as cdstore"
   echo "does (\`strftime(… ZJOINED + 978307200, 'unixepoch')\`). Graph: ROWS/10 departments × 10 employees"
   echo "(\`Scripts/gen_graph.py\`, \`Schemas/Company.json\`), \`insert Department\`, then \`export --format json\`."
+  echo "Diff: the query store against a copy with every Z_PK renumbered (reverse order) and 1% of salaries changed,"
+  echo "\`diff A B --key Person=id --format ndjson\` (objects matched by id, both read in id order and merged); its"
+  echo "budget is twice exporting both stores, 4× the export NDJSON median. rows/s: objects per store ÷ the median."
   echo "The NDJSON and CSV outputs of both are the same bytes but for number formatting (\`49936\` against \`49936.0\`)."
   echo "rows/s of fetch and count: the rows in the store ÷ the median. Ratios: median ÷ the sqlite3 shell's median"
   echo "in the same run. Peak RSS: the largest of the runs. count's SQL uses \`LIKE 'A%'\`, as SQLite users write a"

@@ -16,9 +16,16 @@ public struct JSONRecordReader: RecordSource {
     private var reader: JSONReader
     private var state = State.start
     private var count = 0
+    /// The key path of the records inside the document (`--root response.venues`); empty: the document itself.
+    private let root: [String]
 
-    /// Prepares to read `stream`.
-    public init(_ stream: ByteStream) { reader = JSONReader(stream) }
+    /// Prepares to read `stream`; the records are the array (or the one object) at the key path `root` inside
+    /// the document (API responses keep them in an envelope: `{"meta": …, "response": {"venues": […]}}`).
+    /// Everything around them is still read, so the whole document must be valid JSON.
+    public init(_ stream: ByteStream, root: [String] = []) {
+        reader = JSONReader(stream)
+        self.root = root
+    }
 
     public mutating func next() throws -> InputRecord? {
         do {
@@ -36,6 +43,7 @@ public struct JSONRecordReader: RecordSource {
     private mutating func nextRecord() throws -> InputRecord? {
         switch state {
         case .start:
+            if !root.isEmpty { try descendToRoot() }
             if try reader.peek() == UInt8(ascii: "[") {
                 reader.skipByte()
                 state = .firstElement
@@ -43,8 +51,11 @@ public struct JSONRecordReader: RecordSource {
             }
             state = .done
             let line = reader.line
-            let value = try reader.readValue()
-            try reader.expectEnd()
+            let value = try reader.readValue(depth: root.count)
+            if !root.isEmpty, case .object = value {} else if !root.isEmpty {
+                throw RecordInput.InputError(message: "root key path \(rootText): the value there is \(Self.kind(value)), not an array or an object")
+            }
+            try closeEnclosingObjects()
             return try RecordInput.record(value, line: line, number: 1)
         case .firstElement:
             if try reader.peek() == UInt8(ascii: "]") {
@@ -84,6 +95,77 @@ public struct JSONRecordReader: RecordSource {
     private mutating func finish() throws {
         reader.skipByte()
         state = .done
+        try closeEnclosingObjects()
+    }
+
+    private var rootText: String { root.joined(separator: ".") }
+
+    /// Reads from the document's start to the value at ``root``, skipping the members before it.
+    private mutating func descendToRoot() throws {
+        for (level, key) in root.enumerated() {
+            let place = level == 0 ? "the document" : "'" + root[..<level].joined(separator: ".") + "'"
+            guard try reader.peek() == UInt8(ascii: "{") else {
+                let found = try reader.peek() == UInt8(ascii: "[") ? "an array" : "not an object"
+                throw RecordInput.InputError(message: "root key path \(rootText): \(place) is \(found), so it has no key '\(key)'")
+            }
+            reader.skipByte()
+            var keys: [String] = []
+            while true {
+                if try reader.peek() == UInt8(ascii: "}") {
+                    let seen = keys.isEmpty ? "it is empty" : "its keys are " + keys.prefix(10).joined(separator: ", ")
+                        + (keys.count > 10 ? ", …" : "")
+                    throw RecordInput.InputError(message: "root key path \(rootText): \(place) has no key '\(key)' (\(seen))")
+                }
+                let name = try memberKey()
+                if name == key { break }
+                keys.append(name)
+                _ = try reader.readValue(depth: level + 1)
+                try afterMember()
+            }
+        }
+    }
+
+    /// A member's key and its colon.
+    private mutating func memberKey() throws -> String {
+        guard try reader.peek() == UInt8(ascii: "\""), case .string(let key) = try reader.readValue(depth: 1) else {
+            throw reader.error("expected a string key")
+        }
+        guard try reader.peek() == UInt8(ascii: ":") else { throw reader.error("expected ':' after key \"\(key)\"") }
+        reader.skipByte()
+        return key
+    }
+
+    /// After a member: its comma (and a trailing comma's closing brace is left for the caller to see).
+    private mutating func afterMember() throws {
+        switch try reader.peek() {
+        case UInt8(ascii: ","): reader.skipByte()
+        case UInt8(ascii: "}"): break
+        default: throw reader.error("expected ',' or '}'")
+        }
+    }
+
+    /// After the records: the rest of each object around them, then the document's end.
+    private mutating func closeEnclosingObjects() throws {
+        for level in stride(from: root.count, to: 0, by: -1) {
+            try afterMember()
+            while try reader.peek() != UInt8(ascii: "}") {
+                _ = try memberKey()
+                _ = try reader.readValue(depth: level)
+                try afterMember()
+            }
+            reader.skipByte()
+        }
         try reader.expectEnd()
+    }
+
+    private static func kind(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        default: "a number"
+        }
     }
 }

@@ -67,9 +67,10 @@ public enum RecordInput {
     ///
     /// Errors are ``InputError``s (``ByteStream/ReadError`` if the input cannot be read); those with
     /// ``InputError/isSkippable`` spoil one record only.
-    public static func reader(_ stream: ByteStream, format: Format) -> any RecordSource {
+    /// `root` is the key path of the records inside a JSON document (``JSONRecordReader``; other formats ignore it).
+    public static func reader(_ stream: ByteStream, format: Format, root: [String] = []) -> any RecordSource {
         switch format {
-        case .json: JSONRecordReader(stream)
+        case .json: JSONRecordReader(stream, root: root)
         case .ndjson: NDJSONRecordReader(stream)
         case .csv: CSVRecordReader(stream)
         }

@@ -125,6 +125,8 @@ import Testing
             if command == ["verify"] { #expect(result.stdout.contains("C-IMAGE"), "\(result.stdout)") }
             #expect(files() == before, "cdstore \(command.joined(separator: " ")) --immutable changed the store's files")
             if command == ["count", "Photo"] { #expect(result.stdout == "5\n") }
+            // The journal mode is the file's, though SQLite's immutable mode says `delete` for any store.
+            if command == ["info"] { #expect(result.stdout.contains("\njournal mode      wal\n"), "\(result.stdout)") }
         }
         // Without --immutable, reading commands still see the -wal and leave the store and the -wal as they were.
         let count = try CLIRunner.run(["count", "Photo", "--store", store])
@@ -149,6 +151,21 @@ import Testing
         #expect(FileManager.default.contents(atPath: plain) == before)
         #expect(!FileManager.default.fileExists(atPath: plain + "-shm"))
         #expect(!FileManager.default.fileExists(atPath: plain + "-wal"))
+    }
+}
+
+/// A WAL store with an empty `-wal` (the corpus SwiftData store) is read in place with `immutable=1`; info still
+/// says `wal`, from the file's header, and no file changes.
+@Suite struct ImmutableInPlaceTests {
+    @Test func aWALStoreWithAnEmptyWALIsReadInPlace() throws {
+        let store = try Corpus.copyStore(Corpus.stores.appendingPathComponent(
+            "Karim-ezzedine__CartKit__CartKitSwiftData_v1/CartKitSwiftData_v1.sqlite")).path
+        func files() -> [Data?] { ["", "-wal", "-shm"].map { FileManager.default.contents(atPath: store + $0) } }
+        let before = files()
+        let info = try CLIRunner.run(["info", "--store", store, "--immutable"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("\njournal mode      wal\n"), "\(info.stdout)")
+        #expect(files() == before)
     }
 }
 

@@ -44,13 +44,13 @@ struct ExitStatusTests {
             let result = try CLIRunner.run(command + ["--store", box.store, "--model", other])
             #expect(result.status == 3, "\(command)")
             #expect(result.stderr.hasPrefix("error: the store was saved with a different model (Core Data error 134100)"))
-            // Readers say which entities differ, then what changed from the model cached in the store to the one
+            // Readers say which entities differ, then what changed from the model cached in the store (Z_MODELCACHE) to the one
             // given; insert tries to migrate and says why it cannot.
             guard command[0] != "insert" else { continue }
             #expect(result.stderr.hasPrefix("""
                 error: the store was saved with a different model (Core Data error 134100): only in the store: Checked, \
                 Circle, Item, Shape, Square; only in the model given: Author, Book, Publisher; differences from the \
-                model cached in the store ["1"]:
+                model in Z_MODELCACHE ["1"]:
                   entity added: Author
                   entity added: Book
                   entity added: Publisher

@@ -108,7 +108,7 @@ struct GraphMappingTests {
         let property = errorText { _ = try JSONMapping.fromFile(Data(#"{"Person":{"keys":{"nme":"x"}}}"#.utf8), model: model) } ?? ""
         #expect(property == "entity 'Person': mapping file: no property 'nme'; did you mean 'name'?")
         let key = errorText { _ = try JSONMapping.fromFile(Data(#"{"Person":{"kes":{}}}"#.utf8), model: model) } ?? ""
-        #expect(key == "entity 'Person': mapping file: unknown key 'kes' (expected identity, keys, relatedBy)")
+        #expect(key == "entity 'Person': mapping file: unknown key 'kes' (expected identity, keys, relatedBy, files)")
     }
 
     @Test("No mapping: keys are property names, even in the Groot model")

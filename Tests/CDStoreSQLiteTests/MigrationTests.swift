@@ -277,13 +277,9 @@ struct MigrationSafetyTests {
 
     @Test func noSourceModelIs134130() throws {
         let path = try StaffFixture.makeVersion1Store()
-        // A store without cdstore's cached model, opened with a model that is not in a bundle with its version.
-        try DatabaseQueue(path: path).write { db in
-            let blob = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA")
-            var metadata = try StoreMetadata.decode(uuid: "", plist: blob)
-            metadata.plist?.removeValue(forKey: StoreMetadata.cachedModelKey)
-            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [try metadata.encodedPlist()])
-        }
+        // A store that carries no model (no Z_MODELCACHE, as an iOS 6 store), opened with a model that is not in a
+        // bundle with its version.
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP TABLE Z_MODELCACHE") }
         let destination = try variant { _ in }
         #expect {
             try Store.migrate(at: path, to: LoadedModel(model: try StaffFixture.version("Staff 2").model, file: destination.file, format: .json))
@@ -310,7 +306,7 @@ struct MigrationSafetyTests {
         let store = try Store.open(at: path, loaded: destination)
         #expect(try store.verify().isEmpty)
         #expect(report.lines == [
-            "step the model cached in the store [\"1\"] → the given model: 1 changes, 11 SQL statements",
+            "step the model in Z_MODELCACHE [\"1\"] → the given model: 1 changes, 11 SQL statements",
             "  attribute added: Legacy.zeta (Integer 32, default 9) — 2 SQL statements",
             "  Z_PRIMARYKEY and metadata — 10 SQL statements",
         ])

@@ -20,7 +20,7 @@ struct StoreCreationTests {
         let (_, db) = try newStore()
         try db.read { db throws in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            #expect(tables == ["ZCHECKED", "ZITEM", "ZSHAPE", "Z_METADATA", "Z_PRIMARYKEY"])
+            #expect(tables == ["ZCHECKED", "ZITEM", "ZSHAPE", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"])
             let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(ZITEM)").map { "\($0["name"] as String) \($0["type"] as String)" }
             #expect(columns == ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER", "ZFLAG INTEGER", "ZI16 INTEGER",
                                 "ZI32 INTEGER", "ZI64 INTEGER", "ZDBL FLOAT", "ZFLT FLOAT", "ZWHEN TIMESTAMP",
@@ -84,14 +84,22 @@ struct StoreCreationTests {
         #expect(hashes == VersionHasher.entityHashes(of: model).mapValues { Data($0) })
         #expect(plist["NSStoreModelVersionHashesDigest"] as? String == VersionHasher.hashesDigest(of: model))
         #expect(plist["NSStoreModelVersionChecksumKey"] as? String == VersionHasher.versionChecksum(of: model))
-        let cached = try #require(plist[StoreMetadata.cachedModelKey] as? Data)
-        #expect(try JSONModelCodec.decode(cached, file: URL(fileURLWithPath: "cache")).model == model)
+        // The model is in Z_MODELCACHE (ModelCacheWriteTests), no longer in the metadata (decision 0008).
+        #expect(plist[StoreMetadata.cachedModelKey] == nil)
+        #expect(plist.keys.sorted() == ["NSPersistenceFrameworkVersion", "NSStoreModelVersionChecksumKey",
+                                        "NSStoreModelVersionHashes", "NSStoreModelVersionHashesDigest",
+                                        "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers", "NSStoreType",
+                                        "_NSAutoVacuumLevel"])
     }
 
     @Test func reopeningWithoutAModelUsesTheCachedOne() throws {
         let (store, _) = try newStore()
         let reopened = try Store.open(at: store.path, model: nil)
-        #expect(reopened.model == model)
+        // The model comes back from Z_MODELCACHE: the same model, with entities and properties in name order (as
+        // Core Data's own caches give them) and without Xcode-only settings (code generation).
+        #expect(reopened.modelSource == .coreDataCache && reopened.warnings == [])
+        #expect(ModelComparison.normalised(reopened.model) == ModelComparison.normalised(model))
+        #expect(reopened.model.entities.map(\.name) == model.entities.map(\.name).sorted())
         #expect(reopened.metadata.uuid == "0C5E3A54-5B7D-4A8C-9A5E-22E2C0F4D1A1")
     }
 
@@ -107,7 +115,7 @@ struct StoreCreationTests {
             #expect(error.code == .modelMismatch)
             #expect(error.message == """
                 the store was saved with a different model (Core Data error 134100) and migration is off: \
-                entity hashes differ for Checked; differences from the model cached in the store ["1"]:
+                entity hashes differ for Checked; differences from the model in Z_MODELCACHE ["1"]:
                   attribute added: Checked.extra (String, optional)
                 """)
         }

@@ -84,7 +84,7 @@ struct StoreVerifyTests {
         metadata.plist?["NSStoreModelVersionHashes"] = hashes
         let plist = try metadata.encodedPlist()
         try DatabaseQueue(path: store.path).write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist]) }
-        // Read with the model cdstore cached in the store, whose Tag hash no longer matches the metadata.
+        // Read with the model cdstore cached in the store (Z_MODELCACHE), whose Tag hash no longer matches the metadata.
         let problems = try Store.open(at: store.path, loaded: nil, options: .init(readOnly: true)).verify()
         #expect(problems.map(\.subject) == ["Tag"] && problems.first?.kind == .metadata, "\(problems)")
     }
@@ -93,7 +93,7 @@ struct StoreVerifyTests {
         let info = try filledStore().info()
         #expect(info.storeType == "SQLite" && info.frameworkVersion == StoreMetadata.frameworkVersion)
         #expect(info.versionIdentifiers == ["1"] && info.journalMode == "wal" && info.autoVacuum == 2 && info.pageSize == 4096)
-        #expect(info.hasCDStoreModel && !info.hasCoreDataModelCache && info.hashesMatch)
+        #expect(!info.hasCDStoreModel && info.hasCoreDataModelCache && info.hashesMatch)
         let counts = Dictionary(uniqueKeysWithValues: info.entities.map { ($0.name, $0.objects) })
         #expect(counts == ["Address": 0, "Badge": 1, "Contractor": 0, "Employee": 1, "Organization": 1, "Party": 0,
                            "Person": 1, "Project": 1, "Tag": 0, "Task": 0])

@@ -28,6 +28,7 @@ struct InsertCommand: ParsableCommand {
           cat people.csv | cdstore insert Employee --csv
           cdstore insert Department --json '{"name":"R&D","employees":[{"name":"Ann"}]}'
           cdstore insert Employee --upsert --map api-map.json --file api-response.json
+          cdstore insert Venue --file response.json --root response.venues --map venues-map.json
         """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -54,13 +55,7 @@ struct InsertCommand: ParsableCommand {
     @Flag(name: .long, help: "Merge a record into the existing object with the same uniqueness-constraint values.")
     var upsert = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "A JSON file mapping API keys to the model: {\"Entity\": {\"keys\": {\"property\": \"json.key.path\"}, "
-        + "\"identity\": [\"attr\"], \"relatedBy\": {\"relationship\": \"attr\"}}}.", valueName: "path"))
-    var map: String?
-
-    @Flag(name: .customLong("no-mapping"), help: "Ignore the JSON mapping in the model's user info; keys are property names.")
-    var noMapping = false
+    @OptionGroup var mappingOptions: MappingOptions
 
     @Flag(name: .customLong("skip-invalid"), help: ArgumentHelp(
         "Store the valid records and leave out the others, each reported on stderr (record, line, entity, attribute, "
@@ -85,25 +80,17 @@ struct InsertCommand: ParsableCommand {
         do {
             defer { progress.finish() }
             summary = try storeOptions.withStore { store -> InsertSummary in
-                let options = InsertOptions(upsert: upsert, mapping: try mapping(for: store), progress: progress.update,
-                                            skipInvalid: skipInvalid, onSkip: skipped.report)
+                var options = InsertOptions(upsert: upsert, mapping: try mappingOptions.mapping(for: store, inputFile: file),
+                                            progress: progress.update, skipInvalid: skipInvalid, onSkip: skipped.report)
+                options.unknownKeys = mappingOptions.unknownKeys
                 return try store.insert(from: &source, into: entity, options: options)
             }
         }
+        MappingOptions.report(summary)
         print("inserted \(summary.inserted) \(summary.inserted == 1 ? "object" : "objects") into \(entity)")
         if summary.skipped > 0 {
             throw CLIError.input("skipped \(summary.skipped) invalid \(summary.skipped == 1 ? "record" : "records")")
         }
-    }
-
-    /// The model's own mapping (unless --no-mapping), overridden by --map.
-    private func mapping(for store: Store) throws -> JSONMapping? {
-        var mapping = noMapping ? JSONMapping() : JSONMapping.fromModel(store.model)
-        if let map {
-            guard let data = FileManager.default.contents(atPath: map) else { throw CLIError.input("cannot read \(map)") }
-            mapping = mapping.overridden(by: try JSONMapping.fromFile(data, model: store.model))
-        }
-        return mapping.isEmpty ? nil : mapping
     }
 
     /// The records to insert, read as they are consumed: files and standard input in bounded chunks.
@@ -124,7 +111,7 @@ struct InsertCommand: ParsableCommand {
             }
             stream = ByteStream.standardInput()
         }
-        return RecordInput.reader(stream, format: format)
+        return RecordInput.reader(stream, format: format, root: mappingOptions.rootPath)
     }
 }
 

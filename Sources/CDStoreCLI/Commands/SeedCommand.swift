@@ -23,6 +23,7 @@ struct SeedCommand: ParsableCommand {
         """)
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var mappingOptions: MappingOptions
 
     @Option(name: .long, help: ArgumentHelp("The store file to write (must not exist unless --force).", valueName: "path"))
     var out: String
@@ -74,8 +75,12 @@ struct SeedCommand: ParsableCommand {
         let stream = try ByteStream(path: file)
         if let entity = store.model.entity(named: stem), let format {
             do {
-                var source = RecordInput.reader(stream, format: format)
-                let count = try store.insert(from: &source, into: entity.name).inserted
+                var source = RecordInput.reader(stream, format: format, root: mappingOptions.rootPath)
+                var options = InsertOptions(mapping: try mappingOptions.mapping(for: store, inputFile: file))
+                options.unknownKeys = mappingOptions.unknownKeys
+                let summary = try store.insert(from: &source, into: entity.name, options: options)
+                MappingOptions.report(summary)
+                let count = summary.inserted
                 return "\(file): \(count) \(entity.name) \(count == 1 ? "object" : "objects")"
             } catch let error as RecordInput.InputError {
                 throw CLIError.input("\(file): \(error.description)")

@@ -53,11 +53,12 @@ struct ArchivedPredicateFormatter {
             let symbols: [Int64: String] = [0: "<", 1: "<=", 2: ">", 3: ">=", 4: "==", 5: "!=", 6: "MATCHES", 7: "LIKE",
                                             8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN", 99: "CONTAINS", 100: "BETWEEN"]
             guard let symbol = symbols[type] else { throw Unsupported(description: "operator type \(type)") }
+            // NSComparisonPredicate.Options: case-insensitive 1, diacritic-insensitive 2, normalized 4, locale-sensitive 8.
             var letters = ""
             if options & 1 != 0 { letters += "c" }
             if options & 2 != 0 { letters += "d" }
-            if options & 8 != 0 { letters += "n" }
-            if options & 4 != 0 { letters += "l" }
+            if options & 4 != 0 { letters += "n" }
+            if options & 8 != 0 { letters += "l" }
             let prefix = modifier == 1 ? "ALL " : modifier == 2 ? "ANY " : ""
             return prefix + left + " " + symbol + (letters.isEmpty ? "" : "[\(letters)]") + " " + right
         default:

@@ -113,12 +113,14 @@ public enum ModelCacheDecoder {
 }
 
 /// Raw DEFLATE decompression with zlib (`inflateInit2` with window bits -15).
-enum RawInflate {
-    struct Failure: Error {
-        var message: String
+public enum RawInflate {
+    /// Why the bytes are not a complete raw DEFLATE stream (zlib's message).
+    public struct Failure: Error {
+        public var message: String
     }
 
-    static func inflate(_ input: Data, limit: Int = 512 << 20) throws -> Data {
+    /// `input` decompressed; throws ``Failure`` for damaged or truncated input and for output beyond `limit` bytes.
+    public static func inflate(_ input: Data, limit: Int = 512 << 20) throws -> Data {
         guard !input.isEmpty else { throw Failure(message: "empty input") }
         var stream = z_stream()
         var status = inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))

@@ -27,6 +27,8 @@ struct GraphInserter {
     private var groups = 0
     /// The plan used last: records of one input are mostly of one entity.
     private var lastPlan: EntityWritePlan?
+    /// Input keys ignored under ``InsertOptions/unknownKeys``, for the summary.
+    let ignoredKeys = IgnoredKeyTally()
 
     init(store: Store, db: Database, options: InsertOptions) {
         self.store = store
@@ -45,7 +47,7 @@ struct GraphInserter {
             lastPlan = plan
             return plan
         }
-        let plan = try EntityWritePlan(entity: entity, store: store, options: options)
+        let plan = try EntityWritePlan(entity: entity, store: store, options: options, ignoredKeys: ignoredKeys)
         plans[entity.name] = plan
         plan.insertStatement = try RawStatement(plan.insertSQL, db: db)
         lastPlan = plan

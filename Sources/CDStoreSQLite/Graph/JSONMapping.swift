@@ -23,6 +23,9 @@ public struct JSONMapping: Sendable, Equatable {
         public var identity: [String] = []
         /// For a relationship given as a scalar value: the destination attribute holding that value.
         public var relatedBy: [String: String] = [:]
+        /// Binary attributes (by model key path, possibly through to-one relationships: `picture.data`) whose
+        /// JSON value names a file in this folder; the file's bytes are the value.
+        public var files: [String: URL] = [:]
         public init() {}
     }
 
@@ -65,7 +68,13 @@ public struct JSONMapping: Sendable, Equatable {
     }
 
     /// Reads a `--map` file (format above), checking every name against the model.
-    public static func fromFile(_ data: Data, model: ManagedObjectModel) throws -> JSONMapping {
+    ///
+    /// A model-side name in `"keys"` may be a key path through to-one relationships (`"picture.data": "photo"`
+    /// creates the related object and sets its `data`), and `"files": {"picture.data": "images"}` says that the
+    /// JSON value of that Binary attribute names a file in the folder `images`, relative to `baseDirectory` (the
+    /// input file's folder).
+    public static func fromFile(_ data: Data, model: ManagedObjectModel,
+                                baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws -> JSONMapping {
         let root: [(String, JSONValue)]
         do {
             guard case .object(let members) = try JSONReader.parse(String(decoding: data, as: UTF8.self)) else {
@@ -96,16 +105,22 @@ public struct JSONMapping: Sendable, Equatable {
                     }
                 case "keys":
                     for (property, path) in Self.strings(item) {
-                        guard properties.contains(property) else {
-                            throw StoreError(.unknownName, "mapping file: no property '\(property)'"
-                                             + Suggestion.didYouMean(property, among: properties), entity: entityName)
-                        }
+                        _ = try Self.resolve(property, from: entity, in: model)
                         mapping.keyPaths[property] = path.split(separator: ".").map(String.init)
+                    }
+                case "files":
+                    for (property, folder) in Self.strings(item) {
+                        let target = try Self.resolve(property, from: entity, in: model)
+                        guard case .attribute(let attribute) = target, attribute.type == .binary else {
+                            throw StoreError(.invalidInput, "mapping file: \"files\" names '\(property)', which is not a "
+                                             + "Binary attribute", entity: entityName)
+                        }
+                        mapping.files[property] = URL(fileURLWithPath: folder, relativeTo: baseDirectory).standardizedFileURL
                     }
                 case "relatedBy":
                     mapping.relatedBy = Dictionary(Self.strings(item), uniquingKeysWith: { _, last in last })
                 default:
-                    throw StoreError(.invalidInput, "mapping file: unknown key '\(key)' (expected identity, keys, relatedBy)",
+                    throw StoreError(.invalidInput, "mapping file: unknown key '\(key)' (expected identity, keys, relatedBy, files)",
                                      entity: entityName)
                 }
             }
@@ -115,6 +130,35 @@ public struct JSONMapping: Sendable, Equatable {
             entities[entityName] = mapping
         }
         return JSONMapping(entities: entities)
+    }
+
+    enum Target {
+        case attribute(Attribute)
+        case relationship(Relationship)
+    }
+
+    /// The property a model-side key path names from `entity`: every component but the last a to-one
+    /// relationship.
+    static func resolve(_ keyPath: String, from entity: Entity, in model: ManagedObjectModel) throws -> Target {
+        var current = entity
+        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (index, name) in components.enumerated() {
+            let attributes = model.attributes(of: current), relationships = model.relationships(of: current)
+            let isLast = index == components.count - 1
+            if isLast, let attribute = attributes.first(where: { $0.name == name }) { return .attribute(attribute) }
+            guard let relationship = relationships.first(where: { $0.name == name }) else {
+                throw StoreError(.unknownName, "mapping file: no property '\(name)'" + (index > 0 ? " in '\(keyPath)'" : "")
+                                 + Suggestion.didYouMean(name, among: attributes.map(\.name) + relationships.map(\.name)),
+                                 entity: current.name)
+            }
+            if isLast { return .relationship(relationship) }
+            guard !relationship.isToMany, let destination = model.entity(named: relationship.destination) else {
+                throw StoreError(.invalidInput, "mapping file: '\(keyPath)' goes through '\(name)', which is not a to-one "
+                                 + "relationship", entity: current.name)
+            }
+            current = destination
+        }
+        throw StoreError(.invalidInput, "mapping file: an empty key path", entity: entity.name)
     }
 
     /// The string members of a JSON object (others are left out, as a mapping names key paths with strings).
@@ -137,6 +181,7 @@ public struct JSONMapping: Sendable, Equatable {
             guard let own = entities[member.name] else { continue }
             result.keyPaths.merge(own.keyPaths) { $1 }
             result.relatedBy.merge(own.relatedBy) { $1 }
+            result.files.merge(own.files) { $1 }
             if !own.identity.isEmpty { result.identity = own.identity }
         }
         return result

@@ -22,7 +22,7 @@ extension EntityWritePlan {
         var sorted = PlannedFields(attributes: Array(repeating: nil, count: columns.count))
         if let mapping {
             let values = try PropertyValues(fields: fields, entity: entity, model: model, mapping: mapping,
-                                            properties: properties)
+                                            properties: properties, ignoredKeys: ignoredKeys)
             for (attribute, value) in values.attributes {
                 if let slot = attributeSlots[attribute.name] ?? nil { sorted.attributes[slot] = value }
             }
@@ -35,7 +35,7 @@ extension EntityWritePlan {
             lastKeys = fields.map(\.0)
             lastPlaces = places
         }
-        var unknown: String?
+        var unknown: [String] = []
         for (index, (key, value)) in fields.enumerated() {
             switch lastPlaces[index] {
             case .attribute(let slot):
@@ -48,10 +48,12 @@ extension EntityWritePlan {
                 break
             case .unknown:
                 if fields.lazy.filter({ $0.0 == key }).count > 1 { throw givenTwice(key) }
-                unknown = unknown ?? key
+                unknown.append(key)
             }
         }
-        if let unknown {
+        if let ignoredKeys, !unknown.isEmpty {
+            ignoredKeys.ignore(unknown, entity: entity.name)
+        } else if let unknown = unknown.first {
             throw StoreError(.unknownName, "no such attribute or relationship" + Suggestion.didYouMean(unknown, among: candidateNames),
                              entity: entity.name, property: unknown)
         }

@@ -86,6 +86,9 @@ final class EntityWritePlan {
     let mergeKeys: [MergeKey]
     /// The JSON mapping of this entity, when one is in use.
     let mapping: JSONMapping.EntityMapping?
+    /// Where input keys that name no property are counted, when they are ignored (``UnknownKeyPolicy``); nil
+    /// makes them errors.
+    let ignoredKeys: IgnoredKeyTally?
     /// The keys of the last record sorted and where they went: records of one input almost always repeat their
     /// keys in the same order, and comparing a key with the last one's is cheaper than hashing it.
     var lastKeys: [String] = []
@@ -104,7 +107,13 @@ final class EntityWritePlan {
     /// Parameters of the INSERT: Z_PK, Z_ENT, Z_OPT, the columns, the direct to-ones' columns.
     let parameterCount: Int
 
-    init(entity: Entity, store: Store, options: InsertOptions) throws {
+    init(entity: Entity, store: Store, options: InsertOptions, ignoredKeys: IgnoredKeyTally? = nil) throws {
+        switch options.unknownKeys {
+        case .ignored: self.ignoredKeys = ignoredKeys ?? IgnoredKeyTally()
+        case .refused: self.ignoredKeys = nil
+        case .ignoredUnderMapping:
+            self.ignoredKeys = options.mapping.map { !$0.isEmpty } == true ? ignoredKeys ?? IgnoredKeyTally() : nil
+        }
         let model = store.model
         guard let layout = store.layout.entity(named: entity.name) else {
             throw StoreError(.unknownName, "no table for this entity", entity: entity.name)

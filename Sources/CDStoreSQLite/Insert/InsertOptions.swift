@@ -13,6 +13,8 @@ public struct InsertOptions: Sendable {
     public var skipInvalid: Bool
     /// Called with each record skipped under ``skipInvalid``.
     public var onSkip: (@Sendable (SkippedRecord) -> Void)?
+    /// What to do with input keys that name no property (``InsertSummary/ignoredKeys`` lists the ignored ones).
+    public var unknownKeys: UnknownKeyPolicy = .ignoredUnderMapping
     /// Called, in input order, with the ID of the object each stored record became (with ``upsert``, the
     /// object it merged into); nested objects are not reported.
     public var onInsert: (@Sendable (ObjectID) -> Void)?
@@ -61,4 +63,12 @@ public struct InsertSummary: Sendable, Equatable {
     public var inserted: Int
     /// Records left out under ``InsertOptions/skipInvalid``.
     public var skipped: Int
+    /// Input keys that named no property and were ignored (``InsertOptions/unknownKeys``), per entity.
+    public var ignoredKeys: [IgnoredKeys] = []
+
+    public init(inserted: Int, skipped: Int, ignoredKeys: [IgnoredKeys] = []) {
+        self.inserted = inserted
+        self.skipped = skipped
+        self.ignoredKeys = ignoredKeys
+    }
 }

@@ -47,6 +47,9 @@ public struct MigrationReport: Sendable {
     public var backupPath: String?
     /// Whether the store was left untouched (a dry run, or nothing to do).
     public var isDryRun: Bool
+    /// Things the migration could not do as asked, one sentence each (e.g. a model kept as JSON because its
+    /// `Z_MODELCACHE` could not be written).
+    public var warnings: [String] = []
 
     /// The plan: one line per step, then one per change with the number of SQL statements on its tables.
     public var lines: [String] {
@@ -78,8 +81,8 @@ extension Store {
     /// mapping model does (`NSMigratePersistentStoresAutomaticallyOption` + `NSInferMappingModelAutomaticallyOption`).
     ///
     /// The source model is the version of `destination`'s `.xcdatamodeld` whose entity hashes equal the store's
-    /// `NSStoreModelVersionHashes`, else the model the store carries (cdstore's cached JSON model, then Core
-    /// Data's `Z_MODELCACHE`), else error 134130. When the source is an earlier version of the same bundle and
+    /// `NSStoreModelVersionHashes`, else the model the store carries (its `Z_MODELCACHE` when that matches the
+    /// store's hashes, else the JSON model earlier cdstore versions kept in the metadata), else error 134130. When the source is an earlier version of the same bundle and
     /// the direct mapping cannot be inferred, the store goes through every version in between, in the bundle's
     /// version order (``ModelLoader/versions(ofBundle:)``); otherwise in one step.
     ///
@@ -87,8 +90,8 @@ extension Store {
     /// backup copy is removed again). Existing entity numbers are kept in `Z_PRIMARYKEY` (new entities numbered
     /// after the highest); when a sub-tree would then not be numbered consecutively, all entities are numbered as
     /// in a new store and the rows' `Z_ENT` rewritten. `Z_UUID` is kept; the metadata's hashes, identifiers,
-    /// digest, checksum and cached model are replaced at the end; `Z_MODELCACHE` rows are removed (cdstore cannot
-    /// write a compiled model; Core Data writes a new one). Refusals are ``StoreError/Code/modelMismatch`` errors
+    /// digest and checksum are replaced at the end and `Z_MODELCACHE` gets the new model's cache (a JSON model
+    /// under `cdstore.model` is dropped; see ``keepModel(_:in:metadata:)``). Refusals are ``StoreError/Code/modelMismatch`` errors
     /// naming the change with Core Data's number (134190 not inferable, 134130 no source model, 134100 unrelated
     /// model); SQLite failures are ``StoreError/Code/sqlite`` (134110).
     @discardableResult
@@ -178,18 +181,12 @@ extension Store {
             }
         }
         let identifiers = metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")
+        if let loaded = matchingModelCache(database, metadata: metadata, path: path) {
+            return SourceModel(loaded: loaded, name: "the model in Z_MODELCACHE [\(identifiers)]", versionIndex: nil)
+        }
         if let cached = metadata.cachedModel,
            let loaded = try? JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)) {
             return SourceModel(loaded: loaded, name: "the model cached in the store [\(identifiers)]", versionIndex: nil)
-        }
-        let blob: Data? = try? database.read { db in
-            guard try db.tableExists("Z_MODELCACHE") else { return nil }
-            return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
-        }
-        if let blob, !blob.isEmpty,
-           let loaded = try? ModelCacheDecoder.decode(blob, file: URL(fileURLWithPath: path + "#Z_MODELCACHE")),
-           metadata.hashDifferences(from: loaded.model).isEmpty {
-            return SourceModel(loaded: loaded, name: "the model in Z_MODELCACHE [\(identifiers)]", versionIndex: nil)
         }
         throw StoreError(.noModel, "cannot find the model the store was saved with (Core Data error 134130): no version of "
                          + "\(destination.file.path) matches its version hashes and the store carries no model; the store's "
@@ -242,6 +239,7 @@ extension Store {
     private static func run(_ chain: [(LoadedModel, String)], database: DatabaseQueue, metadata: StoreMetadata,
                             options: MigrationOptions) throws -> MigrationReport {
         var steps: [MigrationReport.Step] = []
+        var warnings: [String] = []
         var executed = 0
         do {
             try database.write { db in
@@ -285,9 +283,7 @@ extension Store {
                 // Metadata last: the store describes itself as the new model only once everything else is done.
                 var updated = metadata
                 try updated.setModel(chain.last!.0.model)
-                if try db.tableExists("Z_MODELCACHE") {
-                    try db.execute(sql: "DELETE FROM Z_MODELCACHE")
-                }
+                warnings = try keepModel(chain.last!.0.model, in: db, metadata: &updated)
                 try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT MIN(Z_VERSION) FROM Z_METADATA)",
                                arguments: [try updated.encodedPlist()])
             }
@@ -297,7 +293,7 @@ extension Store {
             throw StoreError(.sqlite, "the migration failed (Core Data error 134110): \(error.message ?? error.description); "
                              + "the store is unchanged")
         }
-        return MigrationReport(steps: steps, backupPath: nil, isDryRun: false)
+        return MigrationReport(steps: steps, backupPath: nil, isDryRun: false, warnings: warnings)
     }
 
     static func copyStoreFiles(from path: String, to copy: String) throws {

@@ -3,8 +3,9 @@ import Foundation
 internal import GRDB
 
 extension Store {
-    /// The model a store carries: what ``open(at:loaded:options:)`` uses when no model is given — the JSON model
-    /// cdstore keeps in the metadata of stores it made, else the model Core Data caches in `Z_MODELCACHE`.
+    /// The model a store carries: what ``open(at:loaded:options:)`` uses when no model is given — the model cached
+    /// in `Z_MODELCACHE` (Core Data's, or cdstore's since decision 0008), else the JSON model earlier cdstore
+    /// versions kept in the metadata.
     ///
     /// The store is opened read-only and never created, migrated or changed; `busyTimeout` (seconds) is how long
     /// to wait for a process that is committing to a rollback-journal store, and `immutable` reads it without

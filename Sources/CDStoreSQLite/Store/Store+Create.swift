@@ -4,13 +4,14 @@ internal import GRDB
 
 extension Store {
     /// Creates a new, empty store laid out as Core Data lays out `loaded` (coredata-format.md §1.12): incremental
-    /// auto-vacuum and 4 KiB pages before the first table, WAL, `Z_PRIMARYKEY`, `Z_METADATA`, the entity tables,
-    /// join tables and indexes.
+    /// auto-vacuum and 4 KiB pages before the first table, WAL, `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE` with
+    /// the model's cache (``keepModel(_:in:metadata:)``), the entity tables, join tables and indexes.
     static func create(at path: String, loaded: LoadedModel, uuid: String?,
                        busyTimeout: TimeInterval = Store.defaultBusyTimeout) throws -> Store {
         let model = loaded.model
         let layout = StoreLayout(model: model, options: .init(propertyOrder: loaded.propertyOrder))
-        let metadata = try StoreMetadata.new(for: model, uuid: uuid ?? UUID().uuidString)
+        var metadata = try StoreMetadata.new(for: model, uuid: uuid ?? UUID().uuidString)
+        var warnings: [String] = []
         let database: DatabaseQueue
         do {
             database = try DatabaseQueue(path: path, configuration: configuration(readOnly: false, busyTimeout: busyTimeout))
@@ -22,6 +23,7 @@ extension Store {
                 try db.inTransaction {
                     try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
                     try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+                    warnings = try keepModel(model, in: db, metadata: &metadata)
                     for statement in layout.createStatements { try db.execute(sql: statement) }
                     for entity in layout.entities {
                         try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
@@ -39,6 +41,6 @@ extension Store {
             throw StoreError(.cannotOpen, "cannot create a store at \(path): \(error)")
         }
         return Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: true,
-                     isReadOnly: false, modelSource: .given)
+                     isReadOnly: false, modelSource: .given, warnings: warnings)
     }
 }

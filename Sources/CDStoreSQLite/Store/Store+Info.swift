@@ -84,12 +84,23 @@ extension Store {
                 path: path, uuid: metadata.uuid, storeType: metadata.plist?["NSStoreType"] as? String,
                 frameworkVersion: metadata.persistenceFrameworkVersion, versionIdentifiers: metadata.versionIdentifiers,
                 hashesVersion: (metadata.plist?["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,
-                journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
+                journalMode: try fileJournalMode ?? (String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"),
                 autoVacuum: try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0,
                 pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0,
                 hasCoreDataModelCache: cacheBytes > 0, hasCDStoreModel: metadata.cachedModel != nil,
                 modelSource: modelSource, kind: try kind(db), metadataKeys: metadata.plist.map { Array($0.keys).sorted() } ?? [],
                 entities: entities, historyEntities: history)
         }
+    }
+}
+
+extension Store {
+    /// The journal mode the file's header records (bytes 18 and 19 are 2 in a WAL database), for an immutable open:
+    /// SQLite's `immutable=1` reports `delete` whatever the file says.
+    var fileJournalMode: String? {
+        guard privateCopy != nil || isImmutable, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return nil }
+        return header[18] == 2 && header[19] == 2 ? "wal" : nil
     }
 }

@@ -91,6 +91,7 @@ extension Store {
             try bumpOptimisticLockVersions(inserter.touched, db: db)
             try inserter.allocator.save(db)
             if summary.inserted >= Self.bulkLoadSize { try refreshStatistics(of: inserter.tables, db: db) }
+            summary.ignoredKeys = inserter.ignoredKeys.summary
             return summary
         }
     }

@@ -13,9 +13,10 @@ extension Store {
     ///
     /// Version hashes decide, as in Core Data: an existing store must have been saved with a model whose entity
     /// hashes equal `loaded`'s (otherwise ``StoreError/Code/modelMismatch``, Core Data's error 134100). With no
-    /// model, the store's own is used: the JSON model cdstore keeps in stores it made, else the model Core Data
-    /// caches in `Z_MODELCACHE`; when there is neither (Core Data would fail with 134130), a model inferred from
-    /// the tables, which reads but refuses writes (``ModelSource/inferredFromTables``, ``InferredModel``).
+    /// model, the store's own is used: the model cached in `Z_MODELCACHE` (which cdstore writes too), or the JSON
+    /// model earlier cdstore versions kept in the metadata when the store has no cache matching its hashes; when
+    /// there is neither (Core Data would fail with 134130), a model inferred from the tables, which reads but
+    /// refuses writes (``ModelSource/inferredFromTables``, ``InferredModel``).
     public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
         DerivationHashing.install()
         if let loaded { try refuseUnsafeNames(loaded.model) }
@@ -89,6 +90,7 @@ extension Store {
                           isReadOnly: readOnly, modelSource: resolved.source, warnings: warnings)
         store.busyTimeout = options.busyTimeout
         store.privateCopy = privateCopy
+        store.isImmutable = options.immutable
         return store
     }
 
@@ -124,9 +126,10 @@ extension Store {
         var layout: StoreLayout? = nil
     }
 
-    /// The model to use: the one given (its hashes must match the store's), cdstore's cached JSON model, Core
-    /// Data's `Z_MODELCACHE`, or — when the store carries neither (none, NULL, empty or unreadable) — a model
-    /// inferred from its tables, with one warning saying so.
+    /// The model to use: the one given (its hashes must match the store's), `Z_MODELCACHE` or an earlier cdstore's
+    /// JSON model (the cache first when it matches the store's hashes, ``modelCacheSupersedesJSON(_:metadata:path:)``),
+    /// or — when the store carries neither (none, NULL, empty or unreadable) — a model inferred from its tables,
+    /// with one warning saying so.
     private static func resolveModel(_ loaded: LoadedModel?, metadata: StoreMetadata, database: DatabaseQueue, path: String,
                                      warnings: inout [String]) throws -> ResolvedModel {
         if let loaded {
@@ -141,7 +144,7 @@ extension Store {
             }
             return ResolvedModel(model: loaded.model, source: .given, propertyOrder: loaded.propertyOrder)
         }
-        if let cached = metadata.cachedModel {
+        if let cached = metadata.cachedModel, !modelCacheSupersedesJSON(database, metadata: metadata, path: path) {
             return ResolvedModel(model: try JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)).model,
                                  source: .cdstoreCache)
         }

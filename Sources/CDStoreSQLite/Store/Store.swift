@@ -98,6 +98,8 @@ public final class Store: @unchecked Sendable {
     let validation: AttributeValidation
     /// The private copy an immutable open reads from, removed with the store (see ``Options/immutable``).
     var privateCopy: PrivateStoreCopy?
+    /// Whether the store was opened with ``Options/immutable``.
+    var isImmutable = false
 
     /// How long this store waits for another process's lock, in seconds.
     var busyTimeout: TimeInterval = Store.defaultBusyTimeout

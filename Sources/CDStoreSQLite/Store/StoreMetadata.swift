@@ -9,8 +9,9 @@ import Foundation
 ///
 /// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)`.
 public struct StoreMetadata: @unchecked Sendable {
-    /// Key under which cdstore keeps the JSON model the store was made with, so that a later model version
-    /// can migrate it. Core Data keeps unknown metadata keys, so the key survives an app opening the store.
+    /// Key under which earlier cdstore versions kept the JSON model a store was made with (docs/decisions/0002). Stores
+    /// now carry Core Data's own `Z_MODELCACHE` instead (0008); the key is still read, and still written for a
+    /// model whose cache cannot be archived (see `Store.keepModel`).
     public static let cachedModelKey = "cdstore.model"
     /// `NSPersistenceFrameworkVersion` cdstore writes: Core Data's build in 2024 stores (iOS 17 / macOS 14).
     public static let frameworkVersion = 1344
@@ -36,7 +37,9 @@ public struct StoreMetadata: @unchecked Sendable {
         return metadata
     }
 
-    /// Replaces the model-describing keys (hashes, identifiers, digest, checksum, cached model) with `model`'s.
+    /// Replaces the model-describing keys (hashes, identifiers, digest, checksum) with `model`'s and drops a JSON
+    /// model kept under ``cachedModelKey``, which would describe the model being replaced. The model itself goes
+    /// to `Z_MODELCACHE` (`Store.keepModel`).
     public mutating func setModel(_ model: ManagedObjectModel) throws {
         var plist = self.plist ?? [:]
         plist["NSStoreModelVersionHashes"] = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
@@ -44,6 +47,13 @@ public struct StoreMetadata: @unchecked Sendable {
         plist["NSStoreModelVersionIdentifiers"] = model.versionIdentifiers
         plist["NSStoreModelVersionHashesDigest"] = VersionHasher.hashesDigest(of: model)
         plist["NSStoreModelVersionChecksumKey"] = VersionHasher.versionChecksum(of: model)
+        plist.removeValue(forKey: Self.cachedModelKey)
+        self.plist = plist
+    }
+
+    /// Keeps `model` as cdstore's JSON model under ``cachedModelKey``: only for a model `Z_MODELCACHE` cannot hold.
+    public mutating func keepJSONModel(_ model: ManagedObjectModel) throws {
+        var plist = self.plist ?? [:]
         plist[Self.cachedModelKey] = try JSONModelCodec.encode(model)
         self.plist = plist
     }
@@ -63,7 +73,7 @@ public struct StoreMetadata: @unchecked Sendable {
         (plist?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? plist?["NSPersistenceFrameworkVersion"] as? Int
     }
 
-    /// The JSON model cdstore cached in the store, if it made the store.
+    /// The JSON model an earlier cdstore kept in the store (``cachedModelKey``), if any.
     public var cachedModel: Data? { plist?[Self.cachedModelKey] as? Data }
 
     /// The binary property list for `Z_PLIST`: the same metadata always gives the same bytes (keys sorted,
