@@ -16,6 +16,7 @@ import GRDB
 /// - Opening: ``open(at:loaded:options:)``, ``open(at:model:options:)``, ``Options``
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
+/// - Stopping a running command: ``interrupt()``
 public final class Store: @unchecked Sendable {
     /// How to open a store.
     public struct Options: Sendable {
@@ -154,6 +155,8 @@ public final class Store: @unchecked Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             // SQLite rolls the transaction back; the store is as it was.
             throw StoreError(.diskFull, "the disk is full (SQLite error 13); nothing was written")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw StoreError(.interrupted, "interrupted; nothing was written")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }
@@ -167,6 +170,8 @@ public final class Store: @unchecked Sendable {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw busyError(writing: false)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw StoreError(.interrupted, "interrupted")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }
