@@ -5,7 +5,7 @@
 #   make release   release build
 #   make test      set up, build and run every test, then each fuzz target over its saved corpus (what CI runs)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
-#   make install   install the release binary into $(PREFIX)/bin (PREFIX defaults to /usr/local)
+#   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
@@ -47,8 +47,7 @@ demo: release
 	@Scripts/demo.sh .build/release/cdstore
 
 install: release
-	install -d $(PREFIX)/bin
-	install -m 755 .build/release/cdstore $(PREFIX)/bin/cdstore
+	@Scripts/install.sh .build/release/cdstore $(PREFIX) release
 
 bench: release
 	@missing=""; \

@@ -21,16 +21,22 @@ public struct JSONReader {
     public struct Options: Sendable {
         /// Refuse an object that names a key twice (`duplicate key 'a'`).
         public var rejectsDuplicateKeys = false
-        /// Say "trailing comma in object/array" rather than what was expected after the comma.
+        /// Say "trailing comma in object/array" rather than what was expected after the comma (when trailing
+        /// commas are not allowed).
         public var namesTrailingCommas = false
+        /// Accept one comma after the last member of an object or element of an array (`[1, 2,]`), as Apple's
+        /// `JSONSerialization` does: apps ship seed files written that way, and read them without complaint.
+        /// Everything else stays strict: `[,]`, `[1,,2]` and a missing comma are still errors.
+        public var allowsTrailingCommas = true
 
-        public init(rejectsDuplicateKeys: Bool = false, namesTrailingCommas: Bool = false) {
+        public init(rejectsDuplicateKeys: Bool = false, namesTrailingCommas: Bool = false, allowsTrailingCommas: Bool = true) {
             self.rejectsDuplicateKeys = rejectsDuplicateKeys
             self.namesTrailingCommas = namesTrailingCommas
+            self.allowsTrailingCommas = allowsTrailingCommas
         }
 
-        /// The checks for hand-written files such as models, where a duplicate key is a mistake.
-        public static let strict = Options(rejectsDuplicateKeys: true, namesTrailingCommas: true)
+        /// The checks for hand-written files such as models, where a duplicate key or a trailing comma is a mistake.
+        public static let strict = Options(rejectsDuplicateKeys: true, namesTrailingCommas: true, allowsTrailingCommas: false)
     }
 
     /// The name this type's errors had before they moved to CDStoreJSON.

@@ -109,6 +109,10 @@ struct JSONScanner {
             skipWhitespace()
             let byte = try peek()
             guard byte == UInt8(ascii: "\"") else {
+                if afterComma && byte == UInt8(ascii: "}") && options.allowsTrailingCommas {
+                    index += 1
+                    return builder.object(members, at: start)
+                }
                 if afterComma && byte == UInt8(ascii: "}") && options.namesTrailingCommas {
                     throw fail("trailing comma in object")
                 }
@@ -156,9 +160,13 @@ struct JSONScanner {
             switch try peek() {
             case UInt8(ascii: ","):
                 index += 1
-                if options.namesTrailingCommas {
+                if options.allowsTrailingCommas || options.namesTrailingCommas {
                     skipWhitespace()
-                    if try peek() == UInt8(ascii: "]") { throw fail("trailing comma in array") }
+                    if try peek() == UInt8(ascii: "]") {
+                        guard options.allowsTrailingCommas else { throw fail("trailing comma in array") }
+                        index += 1
+                        return builder.array(elements, at: start)
+                    }
                 }
             case UInt8(ascii: "]"):
                 index += 1

@@ -121,13 +121,13 @@ struct GraphCLITests {
                        {"_id":"x-coredata://<store-uuid>/Task/p2","done":true,"title":"a","project":"x-coredata://<store-uuid>/Project/p1"},
                        {"_id":"x-coredata://<store-uuid>/Task/p3","done":false,"title":"b","project":"x-coredata://<store-uuid>/Project/p1"}]}]
             """#)
-        // The table shortens object IDs to Entity/pN and shows to-manys as counts.
+        // The table shortens object IDs to Entity/pN and shows to-manys as counts (numbers, aligned right).
         let table = try box.ok(["fetch", "Organization", "--format", "table"])
         #expect(table == """
             _id              createdAt  name    founded  headquarters  members  projects  tags
             ---------------  ---------  ------  -------  ------------  -------  --------  ----
-            Organization/p5             Acme             Address/p1    3        1         2
-            Organization/p8             Globex                         1        1         0
+            Organization/p5             Acme             Address/p1          3         1     2
+            Organization/p8             Globex                               1         1     0
 
             """, "\(table)")
         let sorted = try box.names("Employee", ["--sort", "-manager.name", "--sort", "name", "--no-relationships"])

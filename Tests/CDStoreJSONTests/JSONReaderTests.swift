@@ -101,10 +101,13 @@ struct JSONReaderTests {
             ("", "unexpected end of input", 1, 1),
             ("{\"a\" 1}", "expected ':' after key \"a\"", 1, 6),
             ("[1,\n 2 3]", "expected ',' or ']'", 2, 4),
-            ("{\"a\":1,}", "expected a string key", 1, 8),
+            ("{\"a\":1,,}", "expected a string key", 1, 8),
+            ("{,}", "expected a string key", 1, 2),
             ("{\"a\":1 \"b\":2}", "expected ',' or '}'", 1, 8),
             ("[tru]", "unexpected character 't'", 1, 2),
-            ("[1,]", "unexpected character ']'", 1, 4),
+            ("[,]", "unexpected character ','", 1, 2),
+            ("[1,,]", "unexpected character ','", 1, 4),
+            ("[1 2,]", "expected ',' or ']'", 1, 4),
             ("\"abc", "unterminated string", 1, 5),
             ("\"a\nb\"", "unterminated string (line break inside)", 1, 3),
             ("\"a\u{1}\"", "control character inside a string", 1, 3),
@@ -118,6 +121,24 @@ struct JSONReaderTests {
         ] as [(String, String, Int, Int)])
     func errorsSayWhatAndWhere(input: String, message: String, line: Int, column: Int) throws {
         #expect(throws: JSONSyntaxError(message: message, line: line, column: column)) { try JSONReader.parse(input) }
+    }
+
+    /// Apple's JSONSerialization reads one trailing comma in arrays and objects, at any depth; apps ship such files.
+    @Test func trailingCommasAreReadAsAppleReadsThem() throws {
+        let text = """
+            [
+              { "teamName": "Algeria", "wins": 0, },
+              { "teamName": "Brazil", "scores": [1, 2, ], "coach": { "name": "Tite", }, },
+            ]
+            """
+        #expect(try JSONReader.parse(text) == .array([
+            .object([("teamName", .string("Algeria")), ("wins", .integer(0))]),
+            .object([("teamName", .string("Brazil")), ("scores", .array([.integer(1), .integer(2)])),
+                     ("coach", .object([("name", .string("Tite"))]))]),
+        ]))
+        // Read in 3-byte chunks, so that a comma and its bracket arrive in different refills.
+        var reader = JSONReader(ByteStream(text, chunkSize: 3))
+        #expect(try reader.readValue() == (try JSONReader.parse(text)))
     }
 
     @Test func strictOptionsCatchDuplicateKeysAndNameTrailingCommas() throws {

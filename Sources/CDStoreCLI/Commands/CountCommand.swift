@@ -14,7 +14,7 @@ struct CountCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Only count objects matching this predicate.", valueName: "predicate"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("Only count objects matching this predicate.", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
     var predicate: String?
 
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
@@ -26,7 +26,7 @@ struct CountCommand: ParsableCommand {
     @Flag(name: .customLong("exact-entity"), help: "Leave out objects of sub-entities.")
     var exactEntity = false
 
-    @Argument(help: "The entity whose objects to count.")
+    @Argument(help: "The entity whose objects to count.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     func run() throws {

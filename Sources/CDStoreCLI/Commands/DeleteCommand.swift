@@ -21,7 +21,7 @@ struct DeleteCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Delete the objects matching this predicate.", valueName: "predicate"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("Delete the objects matching this predicate.", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
     var predicate: String?
 
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
@@ -39,7 +39,7 @@ struct DeleteCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what would be deleted, per entity, without deleting anything.")
     var dryRun = false
 
-    @Argument(help: "The entity whose objects to delete.")
+    @Argument(help: "The entity whose objects to delete.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     func validate() throws {

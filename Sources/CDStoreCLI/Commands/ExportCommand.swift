@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "Entities to export (default: every entity).")
+    @Argument(help: "Entities to export (default: every entity).", completion: .custom(ShellCompletion.entities))
     var entities: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Output format: json, ndjson or csv (default json).", valueName: "format"))

@@ -25,7 +25,7 @@ struct FetchCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
     @OptionGroup var formatOptions: FormatOptions
 
-    @Argument(help: "The entity whose objects to print.")
+    @Argument(help: "The entity whose objects to print.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     @Flag(name: .long, help: "Print to-many relationships as counts instead of arrays of object IDs.")
@@ -50,8 +50,9 @@ struct FetchCommand: ParsableCommand {
         // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
         try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
             store.readsMissingExternalDataAsNull = !strict
-            _ = try RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
-                .print(request)
+            var printer = RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
+            printer.headers = !formatOptions.noHeaders
+            try printer.print(request)
         }
     }
 }

@@ -31,7 +31,7 @@ struct InsertCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The entity to insert into.")
+    @Argument(help: "The entity to insert into.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     @Argument(help: ArgumentHelp("Attribute values of one object, as KEY=VALUE.", valueName: "key=value"))

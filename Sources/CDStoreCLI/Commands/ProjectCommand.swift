@@ -40,16 +40,16 @@ struct ProjectCommand: ParsableCommand {
     @OptionGroup var query: QueryOptions
     @OptionGroup var formatOptions: FormatOptions
 
-    @Argument(help: "The entity whose objects to project.")
+    @Argument(help: "The entity whose objects to project.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     @Option(name: .long, help: ArgumentHelp(
         "The values of each result, comma-separated (repeatable): attributes, key paths, FUNCTION:PROPERTY, each with an optional 'AS alias'.",
-        valueName: "list"))
+        valueName: "list"), completion: .custom(ShellCompletion.keyPaths))
     var properties: [String] = []
 
     @Option(name: .customLong("group-by"), help: ArgumentHelp(
-        "Group the objects by these key paths (or result keys), comma-separated (repeatable).", valueName: "list"))
+        "Group the objects by these key paths (or result keys), comma-separated (repeatable).", valueName: "list"), completion: .custom(ShellCompletion.keyPaths))
     var groupBy: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
@@ -80,7 +80,7 @@ struct ProjectCommand: ParsableCommand {
         }
         let format = formatOptions.resolved
         try storeOptions.withStore(create: false, readsOnly: true) { store in
-            let writer = format.writer(columns: request.resultKeys, output: .standardOutput())
+            let writer = format.writer(columns: request.resultKeys, output: .standardOutput(), headers: !formatOptions.noHeaders)
             try store.forEachProjected(request) { row in
                 writer.write(format == .table ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
             }

@@ -28,7 +28,7 @@ struct UpdateCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Update the objects matching this predicate.", valueName: "predicate"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("Update the objects matching this predicate.", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
     var predicate: String?
 
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp("A value for the next % specifier in --where.", valueName: "value"))
@@ -42,7 +42,7 @@ struct UpdateCommand: ParsableCommand {
 
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "A new value: KEY=VALUE (a value, or an expression when VALUE is not one) or KEY:=EXPRESSION (repeatable).",
-        valueName: "key=value"))
+        valueName: "key=value"), completion: .custom(ShellCompletion.keyPaths))
     var assignments: [String] = []
 
     @Flag(name: .customLong("exact-entity"), help: "Leave objects of sub-entities alone.")
@@ -51,7 +51,7 @@ struct UpdateCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Validate and print how many objects would be updated, without changing anything.")
     var dryRun = false
 
-    @Argument(help: "The entity whose objects to update.")
+    @Argument(help: "The entity whose objects to update.", completion: .custom(ShellCompletion.entities))
     var entity: String
 
     func validate() throws {

@@ -4,8 +4,8 @@ import Foundation
 
 /// The output formats of every command that prints records.
 ///
-/// The default is `table` when standard output is a terminal and `json` otherwise, so that a person sees a
-/// table and a pipe gets data.
+/// The default (``default``) is `table` when standard output is a terminal and `ndjson` otherwise, so that a
+/// person sees a table and a pipe gets data.
 public enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// Aligned columns for reading at a terminal.
     case table
@@ -16,18 +16,20 @@ public enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable 
     /// CSV with a header row (RFC 4180).
     case csv
 
-    /// The format used when none is given.
+    /// The format used when none is given: a table for a person at a terminal, NDJSON for a pipe (one object
+    /// per line: `head`, `grep` and `jq` work on it as it streams).
     public static var `default`: OutputFormat {
-        isatty(STDOUT_FILENO) != 0 ? .table : .json
+        isatty(STDOUT_FILENO) != 0 ? .table : .ndjson
     }
 
     /// A writer of this format for records with these columns (used by table and CSV; JSON takes keys per record).
-    public func writer(columns: [String], output: TextOutput) -> RecordWriter {
+    /// `headers` false leaves out the CSV header row and the table's header and rule.
+    public func writer(columns: [String], output: TextOutput, headers: Bool = true) -> RecordWriter {
         switch self {
-        case .table: TableWriter(columns: columns, output: output)
+        case .table: TableWriter(columns: columns, output: output, headers: headers)
         case .json: JSONArrayWriter(output: output)
         case .ndjson: NDJSONWriter(output: output)
-        case .csv: CSVWriter(columns: columns, output: output)
+        case .csv: CSVWriter(columns: columns, output: output, headers: headers)
         }
     }
 }
@@ -75,10 +77,10 @@ final class NDJSONWriter: RecordWriter {
 final class CSVWriter: RecordWriter {
     private let output: TextOutput
     private let columns: [String]
-    init(columns: [String], output: TextOutput) {
+    init(columns: [String], output: TextOutput, headers: Bool = true) {
         self.columns = columns
         self.output = output
-        output.line(columns.map(Self.field).joined(separator: ","))
+        if headers { output.line(columns.map(Self.field).joined(separator: ",")) }
     }
 
     func write(_ record: [(String, ObjectValue)]) {
@@ -94,47 +96,4 @@ final class CSVWriter: RecordWriter {
     func finish() { output.flush() }
 
     static func field(_ text: String) -> String { CSVText.field(text) }
-}
-
-/// Aligned columns with a header and a rule, like sqlite-utils' default table. Line breaks (\n, \r) and tabs inside
-/// values are shown escaped so that each record stays on one line.
-final class TableWriter: RecordWriter {
-    private let output: TextOutput
-    private let columns: [String]
-    private var rows: [[String]] = []
-    init(columns: [String], output: TextOutput) {
-        self.columns = columns
-        self.output = output
-    }
-
-    func write(_ record: [(String, ObjectValue)]) {
-        var byKey: [String: ObjectValue] = [:]
-        for (key, value) in record { byKey[key] = value }
-        rows.append(columns.map { column in
-            guard let value = byKey[column] else { return "" }
-            return ValueText.plain(value).replacingOccurrences(of: "\r", with: "\\r")
-                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
-        })
-    }
-
-    func finish() {
-        var widths = columns.map(\.count)
-        for row in rows {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
-        }
-        func render(_ cells: [String]) -> String {
-            var line = ""
-            for (i, cell) in cells.enumerated() {
-                if i > 0 { line += "  " }
-                line += i == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count)
-            }
-            // Empty cells at the end of a row would leave trailing blanks.
-            while line.last == " " { line.removeLast() }
-            return line
-        }
-        output.line(render(columns))
-        output.line(render(widths.map { String(repeating: "-", count: $0) }))
-        for row in rows { output.line(render(row)) }
-        output.flush()
-    }
 }

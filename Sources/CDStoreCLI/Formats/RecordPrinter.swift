@@ -14,6 +14,8 @@ struct RecordPrinter {
     let output: TextOutput
     /// Always print `_entity` (exports of several entities), not only for sub-entities' objects.
     var alwaysNameEntity = false
+    /// Print the CSV header row, the table's header and rule.
+    var headers = true
 
     /// Column names for table and CSV output: `_id`, `_entity` when the entity has sub-entities, then every
     /// attribute and relationship of the entity and of its sub-entities, in model order.
@@ -72,7 +74,7 @@ struct RecordPrinter {
         if format != .table, Self.streams, store.canStreamRecords(request) {
             return try stream(request, columns: columns)
         }
-        let writer = format.writer(columns: columns, output: output)
+        let writer = format.writer(columns: columns, output: output, headers: headers)
         let entityColumn = (format == .table || format == .csv) && columns.contains("_entity")
         var count = 0
         try store.forEach(request) {
@@ -98,7 +100,7 @@ struct RecordPrinter {
             count = try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity, terminator: "\n"),
                                    to: output)
         case .csv:
-            output.line(columns.map(CSVText.field).joined(separator: ","))
+            if headers { output.line(columns.map(CSVText.field).joined(separator: ",")) }
             count = try store.writeRecords(request, style: RecordStyle(syntax: .csv(columns: columns)), to: output)
         }
         output.flush()

@@ -32,6 +32,17 @@ public final class TextOutput: ByteSink {
         buffer.reserveCapacity(Self.blockSize)
     }
 
+    /// Whether the output is a terminal (a person reads it).
+    public var isTerminal: Bool { isatty(descriptor) != 0 }
+
+    /// The terminal's width in columns (`COLUMNS` when set, else the terminal's own), or nil when unknown.
+    public var terminalWidth: Int? {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// Appends `text`.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)

@@ -116,7 +116,11 @@ struct GraphDocumentRecordReader: RecordSource {
                 if !first {
                     guard next == UInt8(ascii: ",") else { throw reader.error("expected ',' or ']'") }
                     reader.skipByte()
-                    _ = try reader.peek()
+                    if try reader.peek() == UInt8(ascii: "]"), reader.options.allowsTrailingCommas {
+                        reader.skipByte()
+                        try afterMember(of: .entityKeys)
+                        continue
+                    }
                 }
                 state = .objects(entity: entity, first: false)
                 let line = reader.line
@@ -146,6 +150,9 @@ struct GraphDocumentRecordReader: RecordSource {
         case UInt8(ascii: ","):
             reader.skipByte()
             state = object
+            if try reader.peek() == UInt8(ascii: "}"), reader.options.allowsTrailingCommas {
+                try afterMember(of: object)
+            }
         case UInt8(ascii: "}"):
             reader.skipByte()
             if case .entityKeys = object {

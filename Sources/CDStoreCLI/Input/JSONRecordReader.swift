@@ -57,6 +57,10 @@ public struct JSONRecordReader: RecordSource {
             switch try reader.peek() {
             case UInt8(ascii: ","):
                 reader.skipByte()
+                if reader.options.allowsTrailingCommas, try reader.peek() == UInt8(ascii: "]") {
+                    try finish()
+                    return nil
+                }
                 return try element()
             case UInt8(ascii: "]"):
                 try finish()

@@ -5,7 +5,7 @@ import CDStoreSQLite
 /// `--where` with its `--arg`/`--var` values, `--sort`, `--limit`, `--offset`: what selects objects.
 struct QueryOptions: ParsableArguments {
     @Option(name: .customLong("where"), help: ArgumentHelp(
-        "Only objects matching this NSPredicate, e.g. \"age >= 18 AND name BEGINSWITH[c] 'a'\".", valueName: "predicate"))
+        "Only objects matching this NSPredicate, e.g. \"age >= 18 AND name BEGINSWITH[c] 'a'\".", valueName: "predicate"), completion: .custom(ShellCompletion.keyPaths))
     var predicate: String?
 
     @Option(name: .customLong("arg"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
@@ -18,7 +18,7 @@ struct QueryOptions: ParsableArguments {
 
     // `.unconditionalSingleValue` so that `--sort -age` reads "-age" as the key, not as an option.
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(
-        "Sort by this attribute; -KEY sorts descending, KEY:ci ignores case. Repeat for more keys.", valueName: "key"))
+        "Sort by this attribute; -KEY sorts descending, KEY:ci ignores case. Repeat for more keys.", valueName: "key"), completion: .custom(ShellCompletion.keyPaths))
     var sort: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Return at most this many objects.", valueName: "n"))

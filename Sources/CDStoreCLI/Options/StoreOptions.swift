@@ -8,7 +8,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The model: an .xcdatamodeld bundle, one .xcdatamodel, its contents file, or a cdstore JSON model. "
         + "Default: $CDSTORE_MODEL; a store cdstore made carries its model, so none is needed to read it.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var model: String?
 
     @Option(name: .customLong("model-version"), help: ArgumentHelp(
@@ -18,7 +18,7 @@ struct StoreOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "The SQLite store file; created (empty, laid out for --model) when missing, except by delete, export, info and verify. Default: $CDSTORE_STORE.",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var store: String?
 
     @Flag(name: .customLong("read-only"), help: "Open the store without writing anything.")
@@ -114,8 +114,12 @@ struct StoreOptions: ParsableArguments {
 /// `--format`, for every command that prints records.
 struct FormatOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Output format: table, json, ndjson or csv. Default: table on a terminal, json otherwise.", valueName: "format"))
+        "Output format: table, json, ndjson or csv. Default: table on a terminal, ndjson otherwise (one object per line).",
+        valueName: "format"))
     var format: OutputFormat?
+
+    @Flag(name: .customLong("no-headers"), help: "Leave out the header row (csv) or the header and its rule (table).")
+    var noHeaders = false
 
     var resolved: OutputFormat { format ?? .default }
 }

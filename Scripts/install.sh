@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs cdstore under a prefix: the binary, completion scripts for bash, zsh and fish, and the man page.
+#
+#   Scripts/install.sh BINARY PREFIX [debug|release]
+#
+# The completion scripts come from the binary itself (swift-argument-parser's --generate-completion-script);
+# they call cdstore back for entity and key-path completions. The man page (cdstore.1) is generated from the
+# same help text by swift-argument-parser's generate-manual plugin, for the configuration BINARY was built in.
+# MAN=no skips it (the plugin takes a SwiftPM build lock, which a running `swift test` holds).
+set -eu
+binary=$1
+prefix=$2
+configuration=${3:-release}
+
+install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
+  "$prefix/share/fish/vendor_completions.d" "$prefix/share/man/man1"
+install -m 755 "$binary" "$prefix/bin/cdstore"
+"$binary" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cdstore"
+"$binary" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cdstore"
+"$binary" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cdstore.fish"
+echo "installed $prefix/bin/cdstore and completions for bash, zsh and fish"
+
+if [ "${MAN:-yes}" = no ]; then exit 0; fi
+swift package --disable-sandbox generate-manual --configuration "$configuration" >/dev/null
+install -m 644 .build/plugins/GenerateManual/outputs/cdstore/cdstore.1 "$prefix/share/man/man1/cdstore.1"
+echo "installed $prefix/share/man/man1/cdstore.1 (man cdstore)"
