@@ -10,21 +10,21 @@ extension REPLSession {
           count Employee --where "department.name == 'R&D'"
           insert Employee firstName=Ann lastName=Lee employeeNumber=7
           project Employee --properties "department.name,average:salary" --group-by department.name
-          help fetch              every option of a command, with examples
+          help fetch                every option of a command, with examples
         A statement goes on over several lines (prompt "   ...>") while a quote, or a ( [ { outside quotes, is open;
         text in ( ) [ ] { } is taken as it is: count Employee --where (age > 50 AND isActive == YES)
 
-        .entities               the model's entities, with how many objects each has (sub-entities included)
-        .schema [ENTITY…]       the attributes and relationships of the model, or of these entities
-        .format [FORMAT]        the format of fetch and project without --format: table, json, ndjson or csv
-        .headers on|off         header rows in table and csv output (default on)
-        .timer on|off           print each command's run time on stderr ("Run Time: real 0.012 user … sys …")
-        .output [FILE|stdout]   send command output to FILE (emptied first), or back to standard output
-        .open [STORE]           use another store from the next command on (created by the first write)
-        .model [PATH [VERSION]] use another model (.model none: the store's own); without PATH, show it
-        .read FILE              run the statements in FILE; errors say FILE:LINE
-        .help                   this text
-        .quit, .exit            leave (or Ctrl-D)
+        .entities                 the model's entities, with how many objects each has (sub-entities included)
+        .schema [ENTITY…]         the attributes and relationships of the model, or of these entities
+        .format [FORMAT]          the format of fetch and project without --format: table, json, ndjson or csv
+        .headers on|off           header rows in table and csv output (default on)
+        .timer on|off             each command's run time on stderr ("Run Time: real 0.012 user … sys …")
+        .output [FILE|stdout]     send command output to FILE (emptied first), or back to standard output
+        .open [STORE]             use another store from the next command on (created by the first write)
+        .model [PATH [VERSION]]   use another model (.model none: the store's own); without PATH, show it
+        .read FILE                run the statements in FILE; their errors say FILE:LINE
+        .help                     this text
+        .quit, .exit              leave (or Ctrl-D)
 
         Tab completes commands, options, entities, key paths (department.na → department.name) and file names.
         Ctrl-C abandons the line being typed, or interrupts the running command (its changes are rolled back).
@@ -100,7 +100,7 @@ extension REPLSession {
 
     private func setFormat(_ arguments: [String]) throws {
         guard let name = arguments.first else {
-            print(format?.rawValue ?? "default (table at a terminal, json otherwise)")
+            print(format?.rawValue ?? "default (table at a terminal, ndjson otherwise)")
             return
         }
         guard arguments.count == 1, let chosen = OutputFormat(rawValue: name) else {

@@ -3,7 +3,7 @@ import CDStoreModel
 /// What Tab offers in the REPL, from the words before the cursor: commands and dot-commands first; then the
 /// command's options, its ENTITY argument, the values of options with a fixed set (`--format`), file names after
 /// options and dot-commands that take a path, and key paths of the command's entity — following relationships,
-/// to-one and to-many (`department.na` → `department.name`) — inside `--where`, `--having`, `--sort`,
+/// to-one and to-many (`department.na` → `department.name`, as ``ShellCompletion`` does for shells) — inside `--where`, `--having`, `--sort`,
 /// `--properties`, `--group-by`, `--set`, `--include` and insert's `KEY=VALUE` arguments.
 struct REPLCompletion {
     /// What to offer.
@@ -26,7 +26,6 @@ struct REPLCompletion {
     /// Words of the predicate language, offered in `--where` and `--having` beside key paths.
     static let predicateWords = ["ALL", "AND", "ANY", "BEGINSWITH", "BETWEEN", "CONTAINS", "ENDSWITH", "FALSE", "IN",
                                  "LIKE", "MATCHES", "NO", "NONE", "NOT", "OR", "SOME", "SUBQUERY", "TRUE", "YES", "nil"]
-    static let collectionOperators = ["@avg", "@count", "@max", "@min", "@sum"]
 
     /// Completions for `word`, the word before the cursor (readline ends words at white space, quotes, operators,
     /// `,`, `:` and `=`, not at `.`); `before` is the statement's text before `word`, earlier lines included.
@@ -85,9 +84,6 @@ struct REPLCompletion {
         if !details.values.isEmpty { return .words(matching(word, details.values)) }
         if details.valueName == "path" { return .files }
         guard Self.keyPathOptions.contains(option) else { return .words([]) }
-        if option == "--sort", word.hasPrefix("-") {
-            return .words(keyPaths(String(word.dropFirst()), entity: entity).map { "-" + $0 })
-        }
         var words = keyPaths(word, entity: entity)
         if option == "--where" || option == "--having", !word.contains(".") {
             words += matching(word, Self.predicateWords)
@@ -98,20 +94,7 @@ struct REPLCompletion {
     /// Key paths of `entity` that start with `word`, following the relationships `word` names before its last `.`.
     func keyPaths(_ word: String, entity: String?) -> [String] {
         guard let model, let start = entity.flatMap(model.entity(named:)) else { return [] }
-        var components = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let last = components.removeLast()
-        var current = start
-        var toMany = false
-        for component in components {
-            guard let relationship = model.relationship(component, of: current),
-                  let destination = model.entity(named: relationship.destination) else { return [] }
-            current = destination
-            toMany = relationship.isToMany
-        }
-        var names = model.attributes(of: current).map(\.name) + model.relationships(of: current).map(\.name)
-        if toMany { names += Self.collectionOperators }
-        let prefix = components.isEmpty ? "" : components.joined(separator: ".") + "."
-        return matching(last, names).map { prefix + $0 }
+        return ShellCompletion.keyPathCompletions(word, entity: start, model: model)
     }
 
     /// The positional arguments among `arguments` (options and their values left out).

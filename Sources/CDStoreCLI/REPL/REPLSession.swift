@@ -32,6 +32,8 @@ final class REPLSession {
     /// Set by `.quit`, and by a failure under `--bail`: no more statements run.
     private var stopped = false
     private var cachedModel: ManagedObjectModel?
+    /// The files `.read` is reading, outermost first.
+    private var filesBeingRead: [String] = []
 
     static let maximumReadDepth = 16
 
@@ -69,12 +71,19 @@ final class REPLSession {
 
     /// Runs the statements of the file at `path` (`.read`).
     func runFile(_ path: String) throws {
-        guard locations.count < Self.maximumReadDepth else {
-            throw CLIError.input(".read files nest more than \(Self.maximumReadDepth) deep (does one read itself?)")
+        let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard !filesBeingRead.contains(file) else {
+            throw CLIError.input("\(path) is already being read (a .read loop)")
+        }
+        guard filesBeingRead.count < Self.maximumReadDepth else {
+            throw CLIError.input(".read files nest more than \(Self.maximumReadDepth) deep")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.input("cannot read \(path)")
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw CLIError.input("cannot read \(path): \(reason)")
         }
+        filesBeingRead.append(file)
+        defer { filesBeingRead.removeLast() }
         var lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         var buffer = StatementBuffer()
@@ -194,7 +203,8 @@ final class REPLSession {
             if argument.hasPrefix("--format=") { return OutputFormat(rawValue: String(argument.dropFirst(9))) }
             if argument == "--format", index + 1 < arguments.count { return OutputFormat(rawValue: arguments[index + 1]) }
         }
-        return format ?? (output.path != nil ? .json : .default)
+        // Commands run with standard output already redirected (`.output`), so the default sees where it goes.
+        return format ?? .default
     }
 
     // MARK: - The model
