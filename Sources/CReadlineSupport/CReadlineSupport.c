@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ int cdstore_read_line(const char *prompt, int interrupt_fd, char **line) {
             rl_callback_handler_remove();
             return 0;
         }
+        // Ctrl-C first: the terminal dropped the keys not read when it was pressed, so what waits was typed after.
         if (interrupt_fd >= 0 && FD_ISSET(interrupt_fd, &ready)) {
             char drained[64];
             (void)!read(interrupt_fd, drained, sizeof drained);
@@ -83,5 +85,11 @@ int cdstore_catch_interrupts(void) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    // A parent may have started us with SIGINT blocked (a thread pool's threads block signals, and children
+    // inherit the mask): Ctrl-C would then never arrive.
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, NULL);
     return fds[0];
 }

@@ -55,8 +55,6 @@ struct REPLCommand: ParsableCommand {
         }
         session.run(reader)
         reader.finish()
-        // Ctrl-D leaves the cursor after the prompt; the shell's prompt belongs on a line of its own.
-        if interactive && !session.endedByQuit { prompt("\n") }
         if session.failed { throw ExitCode(ExitStatus.badInput.rawValue) }
     }
 

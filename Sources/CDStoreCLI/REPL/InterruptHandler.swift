@@ -42,10 +42,20 @@ final class InterruptHandler: @unchecked Sendable {
             if running {
                 // The terminal echoed "^C" where the command's output stood; its error goes on a line of its own.
                 if isatty(STDERR_FILENO) != 0 { FileHandle.standardError.write(Data("\n".utf8)) }
-                stores.interruptRunningCommand()
+                keepInterrupting()
             } else {
                 _ = write(promptWriteDescriptor, &byte, 1)
             }
+        }
+    }
+
+    /// Interrupts the running command's SQL until the command ends. Once is not enough: Ctrl-C may come while the
+    /// command still loads its model or opens the store, before any statement runs to be interrupted.
+    private func keepInterrupting() {
+        stores.interruptRunningCommand()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
+            guard lock.withLock({ depth > 0 && interrupted }) else { return }
+            keepInterrupting()
         }
     }
 

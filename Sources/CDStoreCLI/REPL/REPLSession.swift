@@ -134,13 +134,9 @@ final class REPLSession {
         if bail { stopped = true }
     }
 
-    /// Whether `.quit` ended the session.
-    private(set) var endedByQuit = false
-
     /// Ends the session after the statement running (`.quit`).
     func stop() {
         stopped = true
-        endedByQuit = true
     }
 
     private func inLocation(_ location: String?, _ body: () -> Void) {
