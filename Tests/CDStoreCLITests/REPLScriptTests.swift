@@ -151,7 +151,17 @@ struct REPLScriptTests {
     @Test func timerPrintsEachCommandsRunTime() throws {
         let box = try Sandbox()
         let result = try Self.repl(box, ".timer on\ncount Item\n.entities\ncount Item\n.timer off\ncount Item\n")
-        #expect(result.stdout == "0\nChecked           0\nCircle : Shape    0\nItem              0\nShape (abstract)  0\nSquare : Shape    0\n0\n0\n")
+        #expect(result.stdout == """
+            0
+            Checked           0
+            Circle : Shape    0
+            Item              0
+            Shape (abstract)  0
+            Square : Shape    0
+            0
+            0
+
+            """)
         let line = #"Run Time: real \d+\.\d{3} user \d+\.\d{3} sys \d+\.\d{3}\n"#
         #expect(result.stderr.wholeMatch(of: try Regex("note: created a new store at .*\n" + line + line)) != nil,
                 "\(result.stderr)")

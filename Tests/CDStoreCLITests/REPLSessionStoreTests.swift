@@ -77,11 +77,16 @@ final class REPLProcess: @unchecked Sendable {
             Thread.detachNewThread { [self] in
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {
-                    let count = buffer.withUnsafeMutableBytes { read(pipe.fileHandleForReading.fileDescriptor, $0.baseAddress, $0.count) }
+                    let descriptor = pipe.fileHandleForReading.fileDescriptor
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                     if count < 0 && errno == EINTR { continue }
                     guard count > 0 else { break }
                     lock.withLock {
-                        if isOutput { stdout.append(contentsOf: buffer[0..<count]) } else { stderr.append(contentsOf: buffer[0..<count]) }
+                        if isOutput {
+                            stdout.append(contentsOf: buffer[0..<count])
+                        } else {
+                            stderr.append(contentsOf: buffer[0..<count])
+                        }
                     }
                 }
                 done.leave()
@@ -104,7 +109,8 @@ final class REPLProcess: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.02)
         }
         let errorText = lock.withLock { String(decoding: stderr, as: UTF8.self) }
-        Issue.record("standard output is \(text.debugDescription), expected \(expected.debugDescription); standard error: \(errorText)",
+        let wanted = expected.debugDescription
+        Issue.record("standard output is \(text.debugDescription), expected \(wanted); standard error: \(errorText)",
                      sourceLocation: sourceLocation)
         throw CancellationError()
     }
@@ -114,7 +120,9 @@ final class REPLProcess: @unchecked Sendable {
         let folder = "/proc/\(process.processIdentifier)/fd"
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) == target }.sorted()
+        return entries.filter { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + entry)) == target
+        }.sorted()
     }
 
     /// Ends the input and waits for the process.

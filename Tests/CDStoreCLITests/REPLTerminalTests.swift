@@ -4,7 +4,8 @@ import Testing
 
 /// `cdstore repl` at a terminal (a tmux pane), typed into as a person would: output, continuation lines, history
 /// across sessions, Tab completion, Ctrl-C. Each test waits for the screen it expects, polling with a deadline.
-@Suite("The REPL at a terminal", .enabled(if: TerminalSession.isAvailable, "tmux is not installed: no terminal to test in"))
+@Suite("The REPL at a terminal",
+       .enabled(if: TerminalSession.isAvailable, "tmux is not installed: no terminal to test in"))
 struct REPLTerminalTests {
     let banner = TerminalSession.banner
 
@@ -125,7 +126,8 @@ struct REPLTerminalTests {
         try terminal.expectScreen([banner, "cdstore> " + update])
         try terminal.waitUntilBusy()
         terminal.type("C-c")
-        try terminal.expectScreen([banner, "cdstore> " + update, "^C", "error: interrupted; nothing was written", "cdstore>"])
+        try terminal.expectScreen([banner, "cdstore> " + update, "^C", "error: interrupted; nothing was written",
+                                   "cdstore>"])
         terminal.type("count Member --where 'number < 0'", "Enter")
         try terminal.expectScreen([banner, "cdstore> " + update, "^C", "error: interrupted; nothing was written",
                                    "cdstore> count Member --where 'number < 0'", "0", "cdstore>"])
@@ -169,7 +171,8 @@ final class TerminalSession {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            let flags = descriptor == 0 ? O_RDONLY : O_WRONLY
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", flags, 0)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -180,7 +183,8 @@ final class TerminalSession {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         // Other descriptors are closed by the shell that runs tmux: it sees all of them, those other threads opened
         // a moment ago included.
-        let closeAll = #"for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#
+        let closeAll = #"for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; "#
+            + #"exec "$@""#
         let argv = (["/bin/bash", "-c", closeAll, "bash"] + arguments).map { strdup($0) } + [nil]
         let environment = ProcessInfo.processInfo.environment.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer { (argv + environment).forEach { free($0) } }
@@ -218,7 +222,8 @@ final class TerminalSession {
             if shown == lines { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        Issue.record("the terminal shows\n\(shown.joined(separator: "\n"))\n--- expected\n\(lines.joined(separator: "\n"))",
+        let expected = lines.joined(separator: "\n")
+        Issue.record("the terminal shows\n\(shown.joined(separator: "\n"))\n--- expected\n\(expected)",
                      sourceLocation: sourceLocation)
         throw CancellationError()
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("The REPL")
 struct REPLTests {
     @Test(arguments: [
-        (#"fetch Employee --where "name BEGINSWITH[c] 'a'""#, ["fetch", "Employee", "--where", "name BEGINSWITH[c] 'a'"]),
+        (#"fetch E --where "name BEGINSWITH[c] 'a'""#, ["fetch", "E", "--where", "name BEGINSWITH[c] 'a'"]),
         (#"insert Item str='two words' i16=3"#, ["insert", "Item", "str=two words", "i16=3"]),
         (#"count  Item   --where  'str == "x"'"#, ["count", "Item", "--where", #"str == "x""#]),
         (#"a\ b "c\"d" ''"#, ["a b", #"c"d"#, ""]),
@@ -45,7 +45,9 @@ struct REPLTests {
         var prompts: [String] = []
         for (index, line) in lines.enumerated() {
             prompts.append(buffer.prompt)
-            if let statement = buffer.add(line, number: index + 1) { statements.append("\(buffer.firstLine): " + statement) }
+            if let statement = buffer.add(line, number: index + 1) {
+                statements.append("\(buffer.firstLine): " + statement)
+            }
         }
         #expect(statements == [
             "1: count Person --where \"(age > 50\nAND active == YES)\"",

@@ -29,7 +29,7 @@ struct REPLCommand: ParsableCommand {
         Examples:
           cdstore repl --store Company.sqlite --model Schemas/Company.json
           cdstore repl --store Company.sqlite --bail < setup.txt
-          printf '.format csv\\nfetch Employee --sort lastName\\n' | cdstore repl --store Company.sqlite
+          printf '.format csv\\nfetch Employee\\n' | cdstore repl --store Company.sqlite
         """)
 
     @OptionGroup var storeOptions: StoreOptions

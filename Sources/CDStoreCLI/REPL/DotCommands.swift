@@ -92,7 +92,8 @@ extension REPLSession {
             throw CLIError.input("no entity '\(name)' in the model"
                                  + Suggestion.didYouMean(name, among: model.entities.map(\.name)))
         }
-        let selected = names.isEmpty ? model : ManagedObjectModel(entities: model.entities.filter { names.contains($0.name) })
+        let selected = names.isEmpty
+            ? model : ManagedObjectModel(entities: model.entities.filter { names.contains($0.name) })
         let text = TextOutput.standardOutput()
         ModelDescription.text(selected, output: text)
         text.flush()
@@ -130,7 +131,8 @@ extension REPLSession {
     private func useModel(_ arguments: [String]) throws {
         guard let path = arguments.first else {
             let options = stores.options
-            print(options.modelPath.map { $0 + (options.modelVersion.map { " (\($0))" } ?? "") } ?? "the store's own model")
+            let version = options.modelVersion.map { " (\($0))" } ?? ""
+            print(options.modelPath.map { $0 + version } ?? "the store's own model")
             return
         }
         guard arguments.count <= 2 else { throw CLIError.usage("usage: .model [PATH [VERSION]]") }

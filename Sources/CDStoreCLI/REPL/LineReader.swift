@@ -53,7 +53,8 @@ final class LineReader {
         if let historyFile {
             if !FileManager.default.fileExists(atPath: historyFile) {
                 // What was typed may include values worth keeping private.
-                FileManager.default.createFile(atPath: historyFile, contents: nil, attributes: [.posixPermissions: 0o600])
+                FileManager.default.createFile(atPath: historyFile, contents: nil,
+                                               attributes: [.posixPermissions: 0o600])
             }
             read_history(historyFile)
         }

@@ -3,8 +3,9 @@ import CDStoreModel
 /// What Tab offers in the REPL, from the words before the cursor: commands and dot-commands first; then the
 /// command's options, its ENTITY argument, the values of options with a fixed set (`--format`), file names after
 /// options and dot-commands that take a path, and key paths of the command's entity — following relationships,
-/// to-one and to-many (`department.na` → `department.name`, as ``ShellCompletion`` does for shells) — inside `--where`, `--having`, `--sort`,
-/// `--properties`, `--group-by`, `--set`, `--include` and insert's `KEY=VALUE` arguments.
+/// to-one and to-many (`department.na` → `department.name`, as ``ShellCompletion`` does for shells) — inside
+/// `--where`, `--having`, `--sort`, `--properties`, `--group-by`, `--set`, `--include` and insert's `KEY=VALUE`
+/// arguments.
 struct REPLCompletion {
     /// What to offer.
     enum Result: Equatable {
@@ -41,7 +42,8 @@ struct REPLCompletion {
         guard var definition = catalog.commands[command] else { return .words([]) }
         if !definition.subcommands.isEmpty {
             guard let sub = arguments.first.flatMap({ definition.subcommands[$0] }) else {
-                return .words(inArgument || !arguments.isEmpty ? [] : matching(word, definition.subcommands.keys.sorted()))
+                let names = definition.subcommands.keys.sorted()
+                return .words(inArgument || !arguments.isEmpty ? [] : matching(word, names))
             }
             command = sub.name
             definition = sub
@@ -62,7 +64,8 @@ struct REPLCompletion {
             return .words(matching(word, definition.visibleOptions))
         }
         let position = Self.positionals(arguments, of: definition).count
-        switch position < definition.positionals.count ? definition.positionals[position] : definition.positionals.last {
+        let positionals = definition.positionals
+        switch position < positionals.count ? positionals[position] : positionals.last {
         case "entity", "entities": return .words(matching(word, model?.entities.map(\.name) ?? []))
         case "key=value": return .words(inArgument && current.contains("=") ? [] : keyPaths(word, entity: entity))
         case "file", "data": return .files
@@ -80,7 +83,8 @@ struct REPLCompletion {
         }
     }
 
-    private func optionValue(_ option: String, _ details: CommandCatalog.Option, _ word: String, entity: String?) -> Result {
+    private func optionValue(_ option: String, _ details: CommandCatalog.Option, _ word: String,
+                             entity: String?) -> Result {
         if !details.values.isEmpty { return .words(matching(word, details.values)) }
         if details.valueName == "path" { return .files }
         guard Self.keyPathOptions.contains(option) else { return .words([]) }

@@ -197,7 +197,9 @@ final class REPLSession {
     private func effectiveFormat(_ arguments: [String]) -> OutputFormat? {
         for (index, argument) in arguments.enumerated() {
             if argument.hasPrefix("--format=") { return OutputFormat(rawValue: String(argument.dropFirst(9))) }
-            if argument == "--format", index + 1 < arguments.count { return OutputFormat(rawValue: arguments[index + 1]) }
+            if argument == "--format", index + 1 < arguments.count {
+                return OutputFormat(rawValue: arguments[index + 1])
+            }
         }
         // Commands run with standard output already redirected (`.output`), so the default sees where it goes.
         return format ?? .default

@@ -116,8 +116,8 @@ final class SessionStores: @unchecked Sendable {
 
     private func sameStore(as command: StoreOptions) -> Bool {
         guard !command.readOnly, !command.immutable, !command.noMigrate else { return false }
-        return Self.samePath(command.storePath, options.storePath) && Self.samePath(command.modelPath, options.modelPath)
-            && command.modelVersion == options.modelVersion
+        return Self.samePath(command.storePath, options.storePath)
+            && Self.samePath(command.modelPath, options.modelPath) && command.modelVersion == options.modelVersion
     }
 
     private static func samePath(_ a: String?, _ b: String?) -> Bool {
