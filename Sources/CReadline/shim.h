@@ -16,10 +16,15 @@ static inline void cdstore_readline_configure(rl_completion_func_t *completion, 
     rl_completer_word_break_characters = " \t\n\"'`<>=!;|&{}()[],:+*%$";
     // A completed word inside a quoted predicate gets a space after it, not the quote (the predicate goes on).
     rl_basic_quote_characters = "";
-    // Multi-line statements stay one history entry in the file too (a timestamp line starts each entry).
+    // A timestamp line ("#1700000000") starts each entry in the history file, so that an entry can span lines.
     history_write_timestamps = 1;
-    history_multiline_entries = 1;
     history_comment_char = '#';
+}
+
+/// Whether lines of the history file without a timestamp line before them continue the entry before (for
+/// multi-line statements). Only for files written with timestamps: in an older file every line is an entry.
+static inline void cdstore_history_multiline_entries(int multiline) {
+    history_multiline_entries = multiline;
 }
 
 /// The text of the line being edited, for completion that depends on the words before the cursor.

@@ -32,29 +32,50 @@ struct REPLTerminalTests {
                                    "cdstore>"])
     }
 
-    /// The Up arrow in a second session shows the last statement of the first, from `$CDSTORE_HISTORY`.
+    /// The Up arrow in a second session shows the statements of the first, from `$CDSTORE_HISTORY`, a statement
+    /// over two lines as one entry; Ctrl-R finds one.
     @Test func historyIsKeptAcrossSessions() throws {
         let box = try Sandbox()
         try box.ok(["insert", "Item", "i16=2"])
         let history = ["CDSTORE_HISTORY": box.path("history")]
         let first = try TerminalSession(["--store", box.store, "--model", box.model], environment: history)
         defer { first.close() }
-        first.type("count Item --where 'i16 == 1'", "Enter")
-        try first.expectScreen([banner, "cdstore> count Item --where 'i16 == 1'", "0", "cdstore>"])
+        first.type(#"count Item --where "i16 =="#, "Enter")
+        try first.expectScreen([banner, #"cdstore> count Item --where "i16 =="#, "   ...>"])
+        first.type(#"1""#, "Enter")
+        let firstLines = [banner, #"cdstore> count Item --where "i16 =="#, #"   ...> 1""#, "0"]
+        try first.expectScreen(firstLines + ["cdstore>"])
         first.type("count Item --where 'i16 == 2'", "Enter")
-        try first.expectScreen([banner, "cdstore> count Item --where 'i16 == 1'", "0",
-                                "cdstore> count Item --where 'i16 == 2'", "1", "cdstore>"])
+        try first.expectScreen(firstLines + ["cdstore> count Item --where 'i16 == 2'", "1", "cdstore>"])
         first.type("C-d")
-        try first.expectScreen([banner, "cdstore> count Item --where 'i16 == 1'", "0",
-                                "cdstore> count Item --where 'i16 == 2'", "1", "cdstore>", "[exit status 0]"])
+        try first.expectScreen(firstLines + ["cdstore> count Item --where 'i16 == 2'", "1", "cdstore>", "[exit status 0]"])
+
         let second = try TerminalSession(["--store", box.store, "--model", box.model], environment: history)
         defer { second.close() }
         second.type("Up")
         try second.expectScreen([banner, "cdstore> count Item --where 'i16 == 2'"])
         second.type("Up")
-        try second.expectScreen([banner, "cdstore> count Item --where 'i16 == 1'"])
+        try second.expectScreen([banner, #"cdstore> count Item --where "i16 =="#, #"1""#])
         second.type("Enter")
-        try second.expectScreen([banner, "cdstore> count Item --where 'i16 == 1'", "0", "cdstore>"])
+        let secondLines = [banner, #"cdstore> count Item --where "i16 =="#, #"1""#, "0"]
+        try second.expectScreen(secondLines + ["cdstore>"])
+        second.type("C-r", "== 2")
+        try second.expectScreen(secondLines + ["(reverse-i-search)`== 2': count Item --where 'i16 == 2'"])
+        second.type("Enter")
+        try second.expectScreen(secondLines + ["cdstore> count Item --where 'i16 == 2'", "1", "cdstore>"])
+    }
+
+    /// A history file written without timestamp lines (by an older cdstore) keeps one entry per line.
+    @Test func anOlderHistoryFileKeepsOneEntryPerLine() throws {
+        let box = try Sandbox()
+        let file = try box.write("history", "count Item\n.entities\n")
+        let terminal = try TerminalSession(["--store", box.store, "--model", box.model],
+                                           environment: ["CDSTORE_HISTORY": file])
+        defer { terminal.close() }
+        terminal.type("Up")
+        try terminal.expectScreen([banner, "cdstore> .entities"])
+        terminal.type("Up")
+        try terminal.expectScreen([banner, "cdstore> count Item"])
     }
 
     /// Tab completes an entity, a key path through a to-one and through a to-many relationship, and a file name.

@@ -56,8 +56,17 @@ final class LineReader {
                 FileManager.default.createFile(atPath: historyFile, contents: nil,
                                                attributes: [.posixPermissions: 0o600])
             }
+            cdstore_history_multiline_entries(Self.hasTimestamps(historyFile) ? 1 : 0)
             read_history(historyFile)
         }
+    }
+
+    /// Whether the history file is empty or was written with a timestamp line before each entry.
+    private static func hasTimestamps(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let start = Array(handle.readData(ofLength: 2))
+        return start.isEmpty || start.count == 2 && start[0] == UInt8(ascii: "#") && (0x30...0x39).contains(start[1])
     }
 
     // readline calls back through C function pointers, which cannot capture context.

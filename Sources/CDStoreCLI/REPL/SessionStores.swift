@@ -82,7 +82,8 @@ final class SessionStores: @unchecked Sendable {
     /// version differs (it then opens the store itself, read-only, and reads it without migrating it).
     func store(for command: StoreOptions, create: Bool, readsOnly: Bool) throws -> (store: Store, isNew: Bool)? {
         guard sameStore(as: command), let path = options.storePath else { return nil }
-        if let shared = lock.withLock({ shared }), sharedFile == FileIdentity(path) {
+        let current = FileIdentity(path)
+        if let shared = lock.withLock({ sharedFile == current ? shared : nil }) {
             prepare(shared)
             return (shared, false)
         }
