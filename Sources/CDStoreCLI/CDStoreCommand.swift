@@ -30,7 +30,7 @@ public struct CDStoreCommand: ParsableCommand {
         subcommands: [
             InsertCommand.self, FetchCommand.self, CountCommand.self, ProjectCommand.self, UpdateCommand.self,
             DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, MigrateCommand.self,
-            InfoCommand.self, VerifyCommand.self, REPLCommand.self,
+            InfoCommand.self, VerifyCommand.self, HistoryCommand.self, REPLCommand.self,
             ModelCommand.self,
         ])
 

@@ -23,7 +23,8 @@ public enum ExitStatus: Int32, Sendable {
     /// Wrong use of the command line: unknown option, missing argument, conflicting options.
     case usage = 2
     /// The store does not match the model (it was saved with another model version, Core Data error 134100),
-    /// or has no model cdstore can use (134130).
+    /// or has no model cdstore can use (134130), or a write was asked of a store read with a model inferred from
+    /// its tables.
     case modelMismatch = 3
     /// The store or model file cannot be opened or read (missing, not a Core Data store, permissions), or another
     /// process held the store's lock for longer than the busy timeout.

@@ -59,7 +59,7 @@ public enum CommandLineRunner {
         case let error as StoreError:
             Console.error(error.description)
             switch error.code {
-            case .modelMismatch, .noModel: return ExitStatus.modelMismatch.rawValue
+            case .modelMismatch, .noModel, .modelInferred: return ExitStatus.modelMismatch.rawValue
             case .cannotOpen, .busy, .diskFull: return ExitStatus.cannotOpen.rawValue
             default: return ExitStatus.badInput.rawValue
             }

@@ -15,6 +15,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case modelMismatch
         /// No model was given and the store carries none (Core Data error 134130).
         case noModel
+        /// A write into a store read with a model inferred from its tables (no model given, none in the store):
+        /// writing needs the real model.
+        case modelInferred
         /// A uniqueness constraint would be broken.
         case constraintViolation
         /// The store is read-only.

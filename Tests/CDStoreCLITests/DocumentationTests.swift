@@ -6,7 +6,7 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let subcommands = ["insert", "fetch", "count", "project", "update", "delete", "export", "import", "seed",
-                              "migrate", "info", "verify", "repl",
+                              "migrate", "info", "verify", "history", "repl",
                               "model show", "model validate", "model compile", "model hashes", "model diff"]
 
     @Test(arguments: subcommands)

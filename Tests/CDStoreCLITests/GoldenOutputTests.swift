@@ -72,7 +72,7 @@ struct GoldenOutputTests {
             (["insert", "Item", "when=yesterday"], nil),
             (["insert", "Checked", "code=A-1", "name=Bob"], nil),
             (["insert", "Checked", "code=B", "name=Bob", "age=200"], nil),
-            (["insert", "Item", "--nl"], "{\"i16\":1}\n{\"i16\":2,}\n"),
+            (["insert", "Item", "--nl"], "{\"i16\":1}\n{\"i16\":2,,}\n"),
             (["insert", "Item", "--csv"], "i16,str\n1,\"a\n"),
             (["insert", "Item", "--json", "[{\"i16\": 1}, {\"i16\" 2}]"], nil),
             (["insert", "Shape", "label=x"], nil),
@@ -90,8 +90,8 @@ struct GoldenOutputTests {
         try assertSnapshot(text, named: "errors.txt")
     }
 
-    @Test(arguments: [[], ["insert"], ["fetch"], ["count"], ["delete"], ["export"], ["model"], ["model", "show"],
-                      ["model", "validate"], ["model", "compile"], ["model", "hashes"]])
+    @Test(arguments: [[], ["insert"], ["fetch"], ["count"], ["delete"], ["export"], ["history"], ["model"], ["model", "show"],
+                      ["model", "validate"], ["model", "compile"], ["model", "hashes"], ["model", "diff"]])
     func help(command: [String]) throws {
         let result = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "80"])
         #expect(result.status == 0)

@@ -8,9 +8,11 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Print a store's metadata, its entities' version hashes against the model, and object counts.",
         discussion: """
-        Shows the store UUID, the Core Data framework version that wrote it, the model version identifiers, \
-        journal mode, whether it carries a cached model, and per entity its number, whether its version hash \
-        matches the model, and how many objects it has. Works on any Core Data store, read-only.
+        Shows the store UUID, what it is (Core Data or SwiftData, CloudKit mirroring, persistent history), the \
+        Core Data framework version that wrote it, the model version identifiers, journal mode, whether it carries \
+        a cached model, and per entity its number, whether its version hash matches the model, and how many \
+        objects it has. Works on any Core Data store, read-only; a store that carries no model is read with one \
+        inferred from its tables.
 
         Examples:
           cdstore info --store App.sqlite
@@ -36,13 +38,14 @@ struct InfoCommand: ParsableCommand {
 
     static func text(_ info: StoreInfo, _ output: TextOutput) {
         let rows: [(String, String)] = [
-            ("store", info.path), ("uuid", info.uuid), ("type", info.storeType ?? "(none)"),
+            ("store", info.path), ("uuid", info.uuid), ("type", info.storeType ?? "(none)"), ("kind", info.kind.description),
             ("framework version", info.frameworkVersion.map(String.init) ?? "(none)"),
             ("model identifiers", info.versionIdentifiers.isEmpty ? "(none)" : info.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")),
             ("journal mode", info.journalMode), ("auto vacuum", String(info.autoVacuum)), ("page size", String(info.pageSize)),
             ("model cache", info.hasCoreDataModelCache ? "Z_MODELCACHE" : info.hasCDStoreModel ? "cdstore model in metadata" : "none"),
             ("model used", info.modelSource.rawValue),
-            ("hashes", info.hashesMatch ? "match the model" : "differ from the model"),
+            ("hashes", !info.hashesChecked ? "not checked (model inferred from the tables)"
+                : info.hashesMatch ? "match the model" : "differ from the model"),
         ]
         for (label, value) in rows { output.line(label.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }
         output.line("")
@@ -52,23 +55,27 @@ struct InfoCommand: ParsableCommand {
             let number = String(entity.number).padding(toLength: 5, withPad: " ", startingAt: 0)
             let objects = String(entity.objects).padding(toLength: 7, withPad: " ", startingAt: 0)
             let zMax = String(entity.maxPrimaryKey).padding(toLength: 5, withPad: " ", startingAt: 0)
-            let hash = entity.storedHash == nil ? "missing" : entity.hashMatches ? "ok" : "differs"
+            let hash = entity.storedHash == nil ? "missing" : !info.hashesChecked ? "-" : entity.hashMatches ? "ok" : "differs"
             output.line("\(number)  \(entity.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(objects)  \(zMax)  \(hash)")
         }
         for history in info.historyEntities {
-            output.line("\(history.number)  \(history.name) (persistent history): \(history.rows) rows")
+            let role = history.name.hasPrefix("NSCK") ? "CloudKit mirroring" : "persistent history"
+            output.line("\(history.number)  \(history.name) (\(role)): \(history.rows) rows")
         }
     }
 
     static func json(_ info: StoreInfo) -> ObjectValue {
         .dictionary([
             ("path", .string(info.path)), ("uuid", .string(info.uuid)), ("storeType", info.storeType.map { .string($0) } ?? .null),
+            ("kind", .dictionary([("framework", .string(info.kind.framework.rawValue)),
+                                  ("cloudKitMirroring", .bool(info.kind.cloudKitMirroring)),
+                                  ("persistentHistory", .bool(info.kind.persistentHistory))])),
             ("frameworkVersion", info.frameworkVersion.map { .integer(Int64($0)) } ?? .null),
             ("versionIdentifiers", .array(info.versionIdentifiers.map { .string($0) })),
             ("journalMode", .string(info.journalMode)), ("autoVacuum", .integer(Int64(info.autoVacuum))),
             ("pageSize", .integer(Int64(info.pageSize))), ("coreDataModelCache", .bool(info.hasCoreDataModelCache)),
             ("cdstoreModel", .bool(info.hasCDStoreModel)), ("modelSource", .string(info.modelSource.rawValue)),
-            ("hashesMatch", .bool(info.hashesMatch)), ("metadataKeys", .array(info.metadataKeys.map { .string($0) })),
+            ("hashesChecked", .bool(info.hashesChecked)), ("hashesMatch", .bool(info.hashesMatch)), ("metadataKeys", .array(info.metadataKeys.map { .string($0) })),
             ("entities", .array(info.entities.map { entity in
                 .dictionary([("name", .string(entity.name)), ("number", .integer(Int64(entity.number))),
                              ("super", .integer(Int64(entity.superNumber))), ("hash", entity.storedHash.map { .string($0) } ?? .null),
@@ -90,7 +97,10 @@ struct VerifyCommand: ParsableCommand {
         discussion: """
         Checks the metadata hashes against the model, Z_PRIMARYKEY, the tables and columns of the layout, every \
         row's Z_ENT, Z_MAX against the largest Z_PK, foreign keys and join tables pointing at existing objects \
-        of the right entity, and both sides of one-to-one relationships. Read-only.
+        of the right entity, both sides of one-to-one relationships, and the files of external binary data. \
+        What Core Data itself leaves in stores (old entity names after a rename, history and CloudKit tables, \
+        Z_MAX = -1) is not a problem; what Core Data reads but would fail on next (a Z_MAX below the largest \
+        key) is printed as a warning and still ends with "ok". Read-only.
 
         Example:
           cdstore verify --store Seed.sqlite
@@ -101,9 +111,9 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         var options = storeOptions
         options.readOnly = true
-        let problems = try options.withStore(create: false) { store in try store.verify() }
-        for problem in problems { print(problem.description) }
-        if !problems.isEmpty { throw ExitCode(ExitStatus.badInput.rawValue) }
+        let findings = try options.withStore(create: false) { store in try store.verify() }
+        for finding in findings { print(finding.description) }
+        if findings.contains(where: { $0.severity == .problem }) { throw ExitCode(ExitStatus.badInput.rawValue) }
         print("ok")
     }
 }

@@ -11,25 +11,34 @@ struct ModelCommand: ParsableCommand {
         discussion: """
         Each subcommand takes the model as an argument, or from --model / $CDSTORE_MODEL. A model is an \
         .xcdatamodeld bundle (its current version, or --model-version NAME), one .xcdatamodel, its contents \
-        file, or a cdstore JSON model.
+        file, a compiled .momd or .mom, or a cdstore JSON model. --store STORE uses the model cached in a \
+        store instead (cdstore's, or Core Data's Z_MODELCACHE), and so does $CDSTORE_STORE when no model is named.
+
+        Examples:
+          cdstore model show Schemas/Library.xcdatamodeld
+          cdstore model hashes --store App.sqlite
+          cdstore model compile App.momd -o App.xcdatamodeld
         """,
         subcommands: [ModelShowCommand.self, ModelValidateCommand.self, ModelCompileCommand.self, ModelHashesCommand.self, ModelDiffCommand.self])
 }
 
-/// The model argument shared by the `model` subcommands.
+/// The model argument shared by the `model` subcommands, with where else the model may come from.
 struct ModelArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The model (default: --model or $CDSTORE_MODEL).", valueName: "model"))
+    @Argument(help: ArgumentHelp(
+        "The model (default: --model, the model cached in --store, $CDSTORE_MODEL, then the model cached in "
+        + "$CDSTORE_STORE).", valueName: "model"), completion: .file())
     var path: String?
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var sourceOptions: ModelSourceOptions
 
+    /// The model the command works on, its warnings printed.
     func load() throws -> LoadedModel {
-        guard let path = path ?? storeOptions.modelPath else {
-            throw CLIError.usage("no model: give it as an argument, with --model, or in CDSTORE_MODEL")
-        }
-        let loaded = try ModelLoader.load(path, version: storeOptions.modelVersion)
-        for warning in loaded.warnings { Console.warn(warning) }
-        return loaded
+        try sourceOptions.load(try sourceOptions.source(argument: path), version: sourceOptions.modelVersion)
+    }
+
+    /// Every version of the model (one for a store's cache), their warnings printed.
+    func loadVersions() throws -> ModelVersions {
+        try sourceOptions.loadVersions(try sourceOptions.source(argument: path))
     }
 }
 
@@ -41,11 +50,12 @@ struct ModelShowCommand: ParsableCommand {
         Examples:
           cdstore model show Schemas/Library.xcdatamodeld
           cdstore model show App.xcdatamodeld --model-version "App 3" --format json
+          cdstore model show --store App.sqlite
         """)
 
     @OptionGroup var model: ModelArgument
 
-    @Option(name: .long, help: ArgumentHelp("Output format: text or json (default text).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Output format: text or json (e.g. --format json).", valueName: "format"))
     var format: ModelShowFormat = .text
 
     func run() throws {
@@ -71,8 +81,9 @@ struct ModelValidateCommand: ParsableCommand {
         Problems are printed one per line with the file, line, entity and property; the exit status is 1 when \
         there is any error (warnings alone exit 0).
 
-        Example:
+        Examples:
           cdstore model validate Schemas/Company.json
+          cdstore model validate --store App.sqlite
         """)
 
     @OptionGroup var model: ModelArgument
@@ -91,30 +102,47 @@ struct ModelValidateCommand: ParsableCommand {
 struct ModelCompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compile",
-        abstract: "Write a model as a cdstore JSON model (the canonical form).",
+        abstract: "Write a model as an Xcode model (.xcdatamodeld, .xcdatamodel) or a cdstore JSON model.",
         discussion: """
-        Loading the JSON model gives back an equal model. Schemas/README.md documents the format.
+        The output's name picks the form: OUT.xcdatamodeld gets every version of the input (of a .momd or \
+        .xcdatamodeld) and an .xccurrentversion naming the current one (--model-version picks another); \
+        OUT.xcdatamodel gets the current version; any other name, and standard output, get cdstore's JSON model \
+        (Schemas/README.md). Xcode 15 and later open the Xcode forms, and reading any output back gives the same \
+        entity version hashes and store layout. What a form cannot hold is printed as a warning. An existing \
+        OUT is replaced.
 
-        Example:
+        Examples:
+          cdstore model compile App.momd -o App.xcdatamodeld
+          cdstore model compile --store App.sqlite -o Recovered.xcdatamodel
           cdstore model compile App.xcdatamodeld -o App.json
         """)
 
     @OptionGroup var model: ModelArgument
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The JSON file to write (default: standard output).", valueName: "path"))
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Where to write: a path ending in .xcdatamodeld or .xcdatamodel for an Xcode model, any other for JSON "
+        + "(e.g. -o App.xcdatamodeld). Default: JSON on standard output.", valueName: "path"))
     var output: String?
 
     func run() throws {
-        let loaded = try model.load()
-        let data = try JSONModelCodec.encode(loaded.model)
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: data) else {
-                throw CLIError.input("cannot write \(output)")
-            }
-        } else {
+        guard let output else {
+            let data = try JSONModelCodec.encode(try model.load().model)
             FileHandle.standardOutput.write(data)
             if data.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
+            return
         }
+        // Only a bundle holds every version; the other forms need the current one alone.
+        let versions = try ModelFileWriter.Format(path: output) == .xcdatamodeld
+            ? try model.loadVersions() : ModelVersions(versions: [try model.load()], currentIndex: 0)
+        let problems: [String]
+        do {
+            problems = try ModelFileWriter.write(versions, to: output)
+        } catch let error as ModelError {
+            throw error
+        } catch {
+            throw CLIError.input("cannot write \(output) (\(error.localizedDescription))")
+        }
+        for problem in problems { Console.warn("\(output): \(problem)") }
     }
 }
 
@@ -124,10 +152,12 @@ struct ModelHashesCommand: ParsableCommand {
         abstract: "Print each entity's Core Data version hash (base64), one \"NAME HASH\" line per entity, sorted by name.",
         discussion: """
         These are the hashes Core Data writes into a store's metadata (NSStoreModelVersionHashes) and Xcode \
-        into a compiled model's VersionInfo.plist.
+        into a compiled model's VersionInfo.plist. With --store, the hashes of the model the store caches, which \
+        equal the store's own when the cache is current.
 
-        Example:
+        Examples:
           cdstore model hashes Schemas/Library.xcdatamodeld
+          cdstore model hashes --store App.sqlite
         """)
 
     @OptionGroup var model: ModelArgument

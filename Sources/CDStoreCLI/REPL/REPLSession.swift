@@ -182,7 +182,9 @@ final class REPLSession {
         var added: [String] = []
         let options = stores.options
         if let path = options.storePath, !given("--store"), arguments.first != "model" { added += ["--store", path] }
-        if let path = options.modelPath, !given("--model") { added += ["--model", path] }
+        // `model … --store S` reads the store's model; the session's model would conflict with it.
+        let readsStoreModel = arguments.first == "model" && given("--store")
+        if let path = options.modelPath, !given("--model"), !readsStoreModel { added += ["--model", path] }
         if let version = options.modelVersion, !given("--model-version") { added += ["--model-version", version] }
         guard arguments.first == "fetch" || arguments.first == "project" else { return added }
         if let format, !given("--format") { added += ["--format", format.rawValue] }

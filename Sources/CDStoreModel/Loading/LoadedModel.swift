@@ -10,6 +10,8 @@ public enum ModelFormat: String, Sendable {
     case compiled
     /// The model cached inside a store.
     case storeCache
+    /// A model read from a store's tables, for a store that carries none (no model was given either).
+    case inferredFromTables
 }
 
 /// Where in its file each entity and property was declared, for error messages.

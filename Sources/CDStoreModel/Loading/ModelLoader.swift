@@ -82,7 +82,7 @@ public enum ModelLoader {
         return loaded
     }
 
-    private static func loadVersion(_ folder: URL) throws -> LoadedModel {
+    static func loadVersion(_ folder: URL) throws -> LoadedModel {
         let contents = folder.appendingPathComponent("contents")
         guard FileManager.default.fileExists(atPath: contents.path) else {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("elements").path) {

@@ -37,7 +37,8 @@ public enum NameRules {
         return nil
     }
 
-    static func isIdentifier(_ name: String) -> Bool {
+    /// Whether `name` is a plain identifier: ASCII letters, digits and `_`, not starting with a digit.
+    public static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }

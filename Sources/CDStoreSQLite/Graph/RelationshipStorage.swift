@@ -60,8 +60,9 @@ struct RelationshipStorage {
             let destinationTable = edge.destination.table
             if let toOne = edge.toOne {
                 let entityColumn = toOne.entityKey.map { "s.\($0)" } ?? "(SELECT d.Z_ENT FROM \(destinationTable) d WHERE d.Z_PK = s.\(toOne.foreignKey))"
+                // 0 is no object: primary keys start at 1, and stores other tools filled write 0 for "none".
                 sql = "SELECT s.Z_PK, s.\(toOne.foreignKey), \(entityColumn) FROM \(edge.entity.table) s "
-                    + "WHERE s.Z_PK IN (\(marks)) AND s.\(toOne.foreignKey) IS NOT NULL"
+                    + "WHERE s.Z_PK IN (\(marks)) AND s.\(toOne.foreignKey) IS NOT NULL AND s.\(toOne.foreignKey) <> 0"
             } else if case .foreignKey(let table, let foreignKey, _, let orderKey)? = edge.toMany {
                 sql = "SELECT d.\(foreignKey), d.Z_PK, d.Z_ENT FROM \(table) d WHERE d.\(foreignKey) IN (\(marks)) "
                     + "ORDER BY d.\(foreignKey), " + (orderKey.map { "d.\($0), " } ?? "") + "d.Z_PK"

@@ -36,12 +36,17 @@ public struct StoreInfo: Sendable {
     public var hasCDStoreModel: Bool
     /// Where the model used to read the store came from.
     public var modelSource: Store.ModelSource
+    /// Core Data or SwiftData, CloudKit mirroring, persistent history.
+    public var kind: StoreKind
     /// Metadata keys, sorted.
     public var metadataKeys: [String]
     public var entities: [EntityInfo]
-    /// Persistent-history (ancillary) entities in `Z_PRIMARYKEY` (numbers from 16000), with their row counts.
+    /// Ancillary entities in `Z_PRIMARYKEY` (numbers from 16000: persistent history, CloudKit mirroring), with
+    /// the row counts of their `A…` tables.
     public var historyEntities: [(name: String, number: Int, rows: Int)]
 
+    /// Whether the model's hashes say anything: a model inferred from the tables has none of its own.
+    public var hashesChecked: Bool { modelSource != .inferredFromTables }
     /// Whether every entity's stored hash equals the model's.
     public var hashesMatch: Bool { entities.allSatisfy(\.hashMatches) }
 }
@@ -83,7 +88,7 @@ extension Store {
                 autoVacuum: try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0,
                 pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0,
                 hasCoreDataModelCache: cacheBytes > 0, hasCDStoreModel: metadata.cachedModel != nil,
-                modelSource: modelSource, metadataKeys: metadata.plist.map { Array($0.keys).sorted() } ?? [],
+                modelSource: modelSource, kind: try kind(db), metadataKeys: metadata.plist.map { Array($0.keys).sorted() } ?? [],
                 entities: entities, historyEntities: history)
         }
     }

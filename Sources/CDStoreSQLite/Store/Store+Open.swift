@@ -14,7 +14,8 @@ extension Store {
     /// Version hashes decide, as in Core Data: an existing store must have been saved with a model whose entity
     /// hashes equal `loaded`'s (otherwise ``StoreError/Code/modelMismatch``, Core Data's error 134100). With no
     /// model, the store's own is used: the JSON model cdstore keeps in stores it made, else the model Core Data
-    /// caches in `Z_MODELCACHE` (``StoreError/Code/noModel`` when there is neither: 134130).
+    /// caches in `Z_MODELCACHE`; when there is neither (Core Data would fail with 134130), a model inferred from
+    /// the tables, which reads but refuses writes (``ModelSource/inferredFromTables``, ``InferredModel``).
     public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
         DerivationHashing.install()
         if let loaded { try refuseUnsafeNames(loaded.model) }
@@ -70,20 +71,22 @@ extension Store {
                 warnings.append("migrated the store (\(steps))" + (report.backupPath.map { "; backup at \($0)" } ?? ""))
             }
         }
-        let (model, source, propertyOrder) = try resolveModel(loaded, metadata: metadata, database: database, path: path,
-                                                              warnings: &warnings)
+        let resolved = try resolveModel(loaded, metadata: metadata, database: database, path: path, warnings: &warnings)
+        let model = resolved.model
         try refuseUnsafeNames(model)
-        let frameworkVersion = metadata.persistenceFrameworkVersion ?? StoreMetadata.frameworkVersion
-        var layout = StoreLayout(model: model, options: .init(propertyOrder: propertyOrder,
-                                                              indexStyle: .forFrameworkVersion(frameworkVersion)))
-        let numbers = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
-                .reduce(into: [String: Int]()) { $0[$1["Z_NAME"] ?? ""] = $1["Z_ENT"] }
+        let layout: StoreLayout
+        if let inferred = resolved.layout {
+            layout = inferred
+        } else {
+            let frameworkVersion = metadata.persistenceFrameworkVersion ?? StoreMetadata.frameworkVersion
+            let computed = StoreLayout(model: model, options: .init(propertyOrder: resolved.propertyOrder,
+                                                                    indexStyle: .forFrameworkVersion(frameworkVersion)))
+            let numbers = try database.read { db in try storeNumbers(db, model: model) }
+            layout = try computed.renumbered(byStoreNumbers: numbers) ?? computed
         }
-        if let renumbered = try layout.renumbered(byStoreNumbers: numbers) { layout = renumbered }
         try registerTriggerFunctions(database)
         let store = Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: false,
-                          isReadOnly: readOnly, modelSource: source, warnings: warnings)
+                          isReadOnly: readOnly, modelSource: resolved.source, warnings: warnings)
         store.busyTimeout = options.busyTimeout
         store.privateCopy = privateCopy
         return store
@@ -98,10 +101,34 @@ extension Store {
                          property: property)
     }
 
-    /// The model to use: the one given (its hashes must match the store's), cdstore's cached JSON model, or Core
-    /// Data's `Z_MODELCACHE`.
+    /// The entity numbers of `Z_PRIMARYKEY` by name. Core Data does not rename the row of an entity it renamed in
+    /// a migration (a real store keeps the old name), so an entity of `model` missing from it takes the number
+    /// of its renaming identifier's row, when no entity of `model` has that name.
+    static func storeNumbers(_ db: Database, model: ManagedObjectModel) throws -> [String: Int] {
+        var numbers = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000")
+            .reduce(into: [String: Int]()) { $0[$1["Z_NAME"] ?? ""] = $1["Z_ENT"] }
+        for entity in model.entities where numbers[entity.name] == nil {
+            if let old = entity.renamingIdentifier, model.entity(named: old) == nil, let number = numbers[old] {
+                numbers[entity.name] = number
+            }
+        }
+        return numbers
+    }
+
+    /// What ``resolveModel(_:metadata:database:path:warnings:)`` decided.
+    private struct ResolvedModel {
+        var model: ManagedObjectModel
+        var source: ModelSource
+        var propertyOrder: [String: [String]] = [:]
+        /// The layout, when the model was inferred from the tables (it maps onto them as they are).
+        var layout: StoreLayout? = nil
+    }
+
+    /// The model to use: the one given (its hashes must match the store's), cdstore's cached JSON model, Core
+    /// Data's `Z_MODELCACHE`, or — when the store carries neither (none, NULL, empty or unreadable) — a model
+    /// inferred from its tables, with one warning saying so.
     private static func resolveModel(_ loaded: LoadedModel?, metadata: StoreMetadata, database: DatabaseQueue, path: String,
-                                     warnings: inout [String]) throws -> (ManagedObjectModel, ModelSource, [String: [String]]) {
+                                     warnings: inout [String]) throws -> ResolvedModel {
         if let loaded {
             if metadata.plist == nil {
                 warnings.append("the store's metadata plist is NULL, so its model cannot be checked against the one given")
@@ -112,31 +139,41 @@ extension Store {
                                      + "entity hashes differ for \(differences.joined(separator: ", "))")
                 }
             }
-            return (loaded.model, .given, loaded.propertyOrder)
+            return ResolvedModel(model: loaded.model, source: .given, propertyOrder: loaded.propertyOrder)
         }
         if let cached = metadata.cachedModel {
-            return (try JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)).model, .cdstoreCache, [:])
+            return ResolvedModel(model: try JSONModelCodec.decode(cached, file: URL(fileURLWithPath: path)).model,
+                                 source: .cdstoreCache)
         }
-        let blob: Data? = try database.read { db in
-            guard try db.tableExists("Z_MODELCACHE") else { return nil }
-            return try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+        let (hasCache, blob): (Bool, Data?) = try database.read { db in
+            guard try db.tableExists("Z_MODELCACHE") else { return (false, nil) }
+            return (true, try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1"))
         }
         guard let blob, !blob.isEmpty else {
-            let identifiers = metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw StoreError(.noModel, "the store carries no model (no Z_MODELCACHE) and none was given (Core Data error "
-                             + "134130); give --model — the store's model version identifiers are [\(identifiers)]")
+            let reason = hasCache ? "the store's Z_MODELCACHE is empty" : "the store carries no model (no Z_MODELCACHE)"
+            return try inferModel(database, reason: reason, warnings: &warnings)
         }
         let cache: LoadedModel
         do {
             cache = try ModelCacheDecoder.decode(blob, file: URL(fileURLWithPath: path + "#Z_MODELCACHE"))
         } catch {
-            throw StoreError(.noModel, "cannot read the model cached in Z_MODELCACHE (\(error)); give --model")
+            return try inferModel(database, reason: "the model cached in Z_MODELCACHE cannot be read (\(error))",
+                                  warnings: &warnings)
         }
         warnings += cache.warnings
         if metadata.plist != nil, !metadata.hashDifferences(from: cache.model).isEmpty {
             warnings.append("the model in Z_MODELCACHE does not match the store's version hashes; using it anyway")
         }
-        return (cache.model, .coreDataCache, cache.propertyOrder)
+        return ResolvedModel(model: cache.model, source: .coreDataCache, propertyOrder: cache.propertyOrder)
+    }
+
+    /// The model read back from the tables, with the one warning line that says so.
+    private static func inferModel(_ database: DatabaseQueue, reason: String, warnings: inout [String]) throws -> ResolvedModel {
+        let inferred = try database.read { db in try TableModelInference.infer(db) }
+        let line = "\(reason) and none was given: the model was inferred from the tables (names as the columns give "
+            + "them); reading works, writing needs --model"
+        warnings.append(line.split(whereSeparator: \.isNewline).joined(separator: " "))
+        return ResolvedModel(model: inferred.model, source: .inferredFromTables, layout: inferred.layout)
     }
 
     static func readMetadata(_ database: DatabaseQueue, path: String) throws -> StoreMetadata {
@@ -159,7 +196,8 @@ extension Store {
 
     /// Core Data's triggers (derived attributes, persistent history) call functions Core Data registers on its
     /// own connections; without them any write to those tables fails. They are registered as no-ops: cdstore
-    /// does not maintain derived values or history (coredata-format.md §1.8).
+    /// does not maintain derived values through them, and records persistent history with its own temporary
+    /// triggers (``HistoryRecorder``, docs/decisions/0009-persistent-history-writes.md).
     private static func registerTriggerFunctions(_ database: DatabaseQueue) throws {
         let triggers = try database.read { db in
             try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL")

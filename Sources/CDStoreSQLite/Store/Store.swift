@@ -17,6 +17,8 @@ import GRDB
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
 /// - Stopping a running command: ``interrupt()``
+/// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
+///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
     /// How to open a store.
     public struct Options: Sendable {
@@ -58,6 +60,9 @@ public final class Store: @unchecked Sendable {
         case cdstoreCache
         /// The model Core Data caches in the store (`Z_MODELCACHE`).
         case coreDataCache
+        /// Read back from the store's tables (``TableModelInference``) because the store carries no model and none
+        /// was given: enough to read, not to write.
+        case inferredFromTables
     }
 
     /// The store file.
@@ -138,12 +143,19 @@ public final class Store: @unchecked Sendable {
     /// another writer), so two writers never both read and then deadlock trying to upgrade, and every key handed
     /// out from `Z_MAX` inside it is this writer's alone.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard modelSource != .inferredFromTables else {
+            throw StoreError(.modelInferred, "the store carries no model, and the one inferred from its tables is "
+                             + "enough to read it but not to write: give --model with the model the store was saved with")
+        }
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
         do {
             return try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    // Stores with persistent history get it kept (a no-op lookup for the others).
+                    let history = try HistoryRecorder.begin(self, db: db)
                     result = try body(db)
+                    try history?.finish(db)
                     return .commit
                 }
                 return result!

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Every version of a model and which one is current: what an `.xcdatamodeld` bundle or a compiled `.momd`
+/// holds, or a single model as its only version.
+public struct ModelVersions: Sendable {
+    /// The versions, in the order a person sorts their names ("Model 2" before "Model 10").
+    public var versions: [LoadedModel]
+    /// The position of the current version in ``versions``.
+    public var currentIndex: Int
+
+    /// Creates a set of versions.
+    public init(versions: [LoadedModel], currentIndex: Int) {
+        self.versions = versions
+        self.currentIndex = currentIndex
+    }
+
+    /// The current version.
+    public var current: LoadedModel { versions[currentIndex] }
+}
+
+extension ModelLoader {
+    /// Loads every version of the model at `path`: each `.xcdatamodel` of an `.xcdatamodeld`, each `.mom` of a
+    /// `.momd`; any other model (`.xcdatamodel`, `contents`, `.mom`, JSON) is its own only version.
+    ///
+    /// The current version is the one ``load(_:version:)`` picks: `version` when given, else the one
+    /// `.xccurrentversion` or `VersionInfo.plist` names, else the only one.
+    public static func loadVersions(_ path: String, current version: String? = nil) throws -> ModelVersions {
+        let current = try load(path, version: version)
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let names = current.availableVersions
+        guard let currentName = current.versionName, names.count > 1 else {
+            return ModelVersions(versions: [current], currentIndex: 0)
+        }
+        let load: (String) throws -> LoadedModel
+        switch (current.format, url.pathExtension.lowercased()) {
+        case (.xcode, "xcdatamodeld"):
+            load = { name in
+                var loaded = try loadVersion(url.appendingPathComponent(name + ".xcdatamodel"))
+                loaded.availableVersions = names
+                return loaded
+            }
+        case (.compiled, "momd"):
+            load = { name in
+                var loaded = try CompiledModelLoader.loadMom(url.appendingPathComponent(name + ".mom"))
+                loaded.availableVersions = names
+                return loaded
+            }
+        default:
+            return ModelVersions(versions: [current], currentIndex: 0)
+        }
+        let versions = try names.map { $0 == currentName ? current : try load($0) }
+        return ModelVersions(versions: versions, currentIndex: names.firstIndex(of: currentName) ?? 0)
+    }
+}
