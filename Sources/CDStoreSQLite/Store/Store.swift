@@ -16,6 +16,7 @@ import GRDB
 /// - Opening: ``open(at:loaded:options:)``, ``open(at:model:options:)``, ``Options``
 /// - Reading: ``fetch(_:)``, ``count(_:)``, ``info()``, ``verify()``
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``
+/// - Stopping a running command: ``interrupt()``
 /// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
 ///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
@@ -168,6 +169,8 @@ public final class Store: @unchecked Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
             // SQLite rolls the transaction back; the store is as it was.
             throw StoreError(.diskFull, "the disk is full (SQLite error 13); nothing was written")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw StoreError(.interrupted, "interrupted; nothing was written")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }
@@ -181,6 +184,8 @@ public final class Store: @unchecked Sendable {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw busyError(writing: false)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw StoreError(.interrupted, "interrupted")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }
