@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // GNU readline for the REPL's line editing, history and completion.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
+        // The REPL's line reading that C callbacks need state for: Ctrl-C abandoning a line, SIGINT to a pipe.
+        .target(name: "CReadlineSupport", dependencies: ["CReadline"]),
         .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
@@ -50,7 +52,7 @@ let package = Package(
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CReadline",
+                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),

@@ -57,6 +57,7 @@ extension CDStoreError {
         case .readOnly: code = .readOnly
         case .busy: code = .busy
         case .diskFull: code = .diskFull
+        case .interrupted: code = .interrupted
         case .sqlite: code = .sqlite
         }
         self.init(code, error.message, coreDataCode: number, entity: error.entity, property: error.property,

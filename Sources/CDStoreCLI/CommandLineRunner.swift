@@ -83,8 +83,7 @@ public enum CommandLineRunner {
                 return 0
             }
             if code.rawValue == ExitCode.validationFailure.rawValue {
-                let text = message.hasPrefix("Error: ") ? "error: " + message.dropFirst(7) : message
-                FileHandle.standardError.write(Data((text + "\n").utf8))
+                if message.hasPrefix("Error: ") { Console.error(String(message.dropFirst(7))) } else { Console.write(message) }
                 return ExitStatus.usage.rawValue
             }
             Console.error(message.isEmpty ? String(describing: error) : message)

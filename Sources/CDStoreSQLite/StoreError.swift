@@ -26,6 +26,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case busy
         /// The disk (or the file system's quota) is full (SQLITE_FULL); the write was rolled back.
         case diskFull
+        /// The command was interrupted (``Store/interrupt()``, Ctrl-C in the REPL); a write was rolled back.
+        case interrupted
         /// SQLite reported an error.
         case sqlite
     }

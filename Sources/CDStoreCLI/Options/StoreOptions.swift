@@ -70,9 +70,15 @@ struct StoreOptions: ParsableArguments {
     /// commands that only read, where a new empty store may well be a mistyped path). Commands that only read
     /// (`readsOnly`) open an existing store read-only, so they never migrate or otherwise change it: a store
     /// saved with an older model version is read with that version.
+    ///
+    /// In the REPL, the session's store is used when the command names it (see ``SessionStores``).
     func openStore(create: Bool = true, announce: Bool = false, readsOnly: Bool = false) throws -> Store {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
+        }
+        if let (store, isNew) = try SessionStores.current?.store(for: self, create: create, readsOnly: readsOnly) {
+            if isNew && announce { Console.note("created a new store at \(path)") }
+            return store
         }
         let readOnly = self.readOnly || immutable || (readsOnly && FileManager.default.fileExists(atPath: path))
         let store = try Store.open(at: path, loaded: try loadModel(),
@@ -82,6 +88,7 @@ struct StoreOptions: ParsableArguments {
                                                           immutable: immutable))
         for warning in store.warnings { Console.warn(warning) }
         if store.wasCreated && announce { Console.note("created a new store at \(path)") }
+        SessionStores.current?.track(store)
         return store
     }
 
@@ -95,7 +102,8 @@ struct StoreOptions: ParsableArguments {
             if let warning = store.missingExternalData?.warning { Console.warn(warning) }
             return result
         } catch {
-            if store.wasCreated {
+            if store.wasCreated, SessionStores.current?.predates(store) != true {
+                SessionStores.current?.forget(store)
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
             }
             throw error
@@ -118,15 +126,26 @@ struct FormatOptions: ParsableArguments {
 
 /// Messages for people, on standard error, in the command line's words (``CLIWording``).
 enum Console {
+    /// Where the REPL is in its input (`line 3`, `setup.txt:2`), written before error messages; nil outside
+    /// the REPL.
+    nonisolated(unsafe) static var location: String?
+
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data(("warning: " + CLIWording.flags(message) + "\n").utf8))
+        write("warning: " + CLIWording.flags(message))
     }
 
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data(("note: " + message + "\n").utf8))
+        write("note: " + message)
     }
 
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("error: " + CLIWording.flags(message) + "\n").utf8))
+        write("error: " + (location.map { $0 + ": " } ?? "") + CLIWording.flags(message))
+    }
+
+    /// Writes `line` and a line break. What commands printed to standard output before is flushed first, so that
+    /// both streams read in order when they go to the same place (a script's `2>&1`).
+    static func write(_ line: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -2,141 +2,246 @@ import CDStoreModel
 import CDStoreSQLite
 import Foundation
 
-/// The state of an interactive session: the store and model every command uses unless it names others, and
-/// what completion offers. Lines are cdstore commands without the `cdstore` (`fetch Employee --limit 5`) or
-/// dot-commands (`.help`, `.entities`, `.schema Employee`, `.quit`).
+/// A REPL session: reads statements — cdstore commands without the `cdstore` (`fetch Employee --limit 5`) and
+/// dot-commands (`.help`, `.format csv`, …) — and runs each on the session's store and model.
+///
+/// Commands run through the same command types as on the command line (``CommandLineRunner``), with the
+/// session's `--store`, `--model` and `--model-version` added, and share one open store (``SessionStores``).
+/// Not at a terminal, errors name the line they come from (`error: line 3: …`, in `.read` files
+/// `error: line 2: setup.txt:5: …`), and the session fails (exit status 1) when any statement failed.
 final class REPLSession {
-    let storePath: String?
-    let modelPath: String?
-    let modelVersion: String?
-    /// Entity, attribute and relationship names of the model, for completion.
-    private(set) var names: [String] = []
+    /// The session's store and model, and the store open across commands.
+    let stores: SessionStores
+    /// Where command output goes, and the timer.
+    let output = SessionOutput()
+    /// The format of commands that print records and give no `--format` (`.format`); nil for their own default.
+    var format: OutputFormat?
+    /// Whether CSV and table output have a header row (`.headers`).
+    var headers = true
+    /// Whether statements come from a terminal: no line numbers in errors, Ctrl-C interrupts.
+    let isInteractive: Bool
+    /// Stop at the first failing statement (`--bail`).
+    let bail: Bool
+    /// Ctrl-C handling, at a terminal.
+    var interrupts: InterruptHandler?
+    /// How many statements failed.
+    private(set) var failures = 0
 
-    static let commands = ["insert", "fetch", "count", "delete", "update", "project", "export", "import", "info",
-                           "verify", "history", "migrate", "model", "seed"]
-    static let dotCommands = [".help", ".entities", ".schema", ".quit", ".exit"]
-    static let options = ["--where", "--sort", "--limit", "--offset", "--format", "--arg", "--var", "--include", "--counts",
-                          "--exact-entity", "--json", "--file", "--csv", "--nl", "--all", "--dry-run", "--upsert",
-                          "--output", "--properties", "--group-by", "--having", "--distinct", "--set", "--changes", "--since",
-                          "--author", "--entity"]
+    /// Where the statement being run came from, outermost first (`line 3`, `setup.txt:5`).
+    private var locations: [String] = []
+    /// Set by `.quit`, and by a failure under `--bail`: no more statements run.
+    private var stopped = false
+    private var cachedModel: ManagedObjectModel?
+    /// The files `.read` is reading, outermost first.
+    private var filesBeingRead: [String] = []
 
-    init(storePath: String?, modelPath: String?, modelVersion: String?) {
-        self.storePath = storePath
-        self.modelPath = modelPath
-        self.modelVersion = modelVersion
-        refreshNames()
+    static let maximumReadDepth = 16
+
+    /// A session on the store and model of `options` (the `repl` command's).
+    init(options: StoreOptions, interactive: Bool, bail: Bool = false) {
+        stores = SessionStores(options: options)
+        isInteractive = interactive
+        self.bail = bail
     }
 
-    /// Reads the model's names for completion (from the model file, else from the store).
-    func refreshNames() {
-        var model: ManagedObjectModel?
-        if let modelPath { model = try? ModelLoader.load(modelPath, version: modelVersion).model }
-        if model == nil, let storePath, FileManager.default.fileExists(atPath: storePath) {
-            model = try? Store.open(at: storePath, loaded: nil, options: .init(readOnly: true)).model
+    /// Whether the session failed: a statement failed and statements did not come from a terminal.
+    var failed: Bool { failures > 0 && !isInteractive }
+
+    // MARK: - Reading statements
+
+    /// Runs the statements `reader` gives until the end of its input or `.quit`.
+    func run(_ reader: LineReader) {
+        var buffer = StatementBuffer()
+        var number = 0
+        while !stopped {
+            switch reader.next(prompt: buffer.prompt, pending: buffer.text) {
+            case .end:
+                finish(&buffer, location: isInteractive ? nil : "line \(buffer.firstLine)")
+                return
+            case .interrupted:
+                buffer.reset()
+            case .line(let line):
+                number += 1
+                guard let statement = buffer.add(line, number: number) else { continue }
+                reader.remember(statement)
+                run(statement, location: isInteractive ? nil : "line \(buffer.firstLine)")
+            }
         }
-        guard let model else { return }
-        var all: Set<String> = []
-        for entity in model.entities {
-            all.insert(entity.name)
-            for attribute in entity.attributes { all.insert(attribute.name) }
-            for relationship in entity.relationships { all.insert(relationship.name) }
-        }
-        names = all.sorted()
     }
 
-    /// Completions for `word`, the word being typed; `isFirst` when it is the line's first word.
-    func completions(for word: String, isFirst: Bool) -> [String] {
-        let candidates: [String]
-        if isFirst {
-            candidates = Self.commands + Self.dotCommands
-        } else if word.hasPrefix("-") {
-            candidates = Self.options
-        } else {
-            candidates = names + Self.commands.filter { $0 == "show" } + ["show", "validate", "compile", "hashes", "diff"]
+    /// Runs the statements of the file at `path` (`.read`).
+    func runFile(_ path: String) throws {
+        let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard !filesBeingRead.contains(file) else {
+            throw CLIError.input("\(path) is already being read (a .read loop)")
         }
-        return candidates.filter { $0.hasPrefix(word) }
+        guard filesBeingRead.count < Self.maximumReadDepth else {
+            throw CLIError.input(".read files nest more than \(Self.maximumReadDepth) deep")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw CLIError.input("cannot read \(path): \(reason)")
+        }
+        filesBeingRead.append(file)
+        defer { filesBeingRead.removeLast() }
+        var lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        var buffer = StatementBuffer()
+        // Ctrl-C during one of its statements abandons the file (and the files reading it).
+        func abandoned() -> Bool { stopped || interrupts?.wasInterrupted == true }
+        for (index, line) in lines.enumerated() where !abandoned() {
+            let line = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            guard let statement = buffer.add(line, number: index + 1) else { continue }
+            run(statement, location: "\(path):\(buffer.firstLine)")
+        }
+        if !abandoned() { finish(&buffer, location: "\(path):\(buffer.firstLine)") }
     }
 
-    /// Runs one line; returns false when the session should end.
-    func execute(_ line: String, output: (String) -> Void) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
-        if trimmed.hasPrefix(".") { return dotCommand(trimmed, output: output) }
+    /// At the end of input: a statement left open is an error.
+    private func finish(_ buffer: inout StatementBuffer, location: String?) {
+        guard !buffer.isEmpty else { return }
+        let text = buffer.reset()
+        inLocation(location) {
+            do {
+                _ = try CommandLineSplitter.split(text)
+            } catch {
+                Console.error("\(error) at the end of the input")
+            }
+        }
+        countFailure()
+    }
+
+    // MARK: - Running statements
+
+    /// Runs one statement read at `location`.
+    func run(_ statement: String, location: String?) {
+        let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
+        let isDotCommand = trimmed.hasPrefix(".")
+        var succeeded = false
+        inLocation(location) {
+            output.run(timed: !isDotCommand) {
+                stores.commandStarts()
+                let body = { succeeded = isDotCommand ? self.runDotCommand(trimmed) : self.runCommand(trimmed) }
+                if let interrupts { interrupts.run(body) } else { body() }
+            }
+        }
+        if !succeeded { countFailure() }
+    }
+
+    private func countFailure() {
+        failures += 1
+        if bail { stopped = true }
+    }
+
+    /// Ends the session after the statement running (`.quit`).
+    func stop() {
+        stopped = true
+    }
+
+    private func inLocation(_ location: String?, _ body: () -> Void) {
+        if let location { locations.append(location) }
+        let saved = Console.location
+        Console.location = locations.isEmpty ? nil : locations.joined(separator: ": ")
+        body()
+        Console.location = saved
+        if location != nil { locations.removeLast() }
+    }
+
+    /// Runs a cdstore command; returns whether it succeeded.
+    private func runCommand(_ text: String) -> Bool {
         let arguments: [String]
         do {
-            arguments = try CommandLineSplitter.split(trimmed)
+            arguments = try CommandLineSplitter.split(text)
         } catch {
             Console.error("\(error)")
-            return true
+            return false
         }
         var full = arguments.first == "cdstore" ? Array(arguments.dropFirst()) : arguments
-        guard let command = full.first, Self.commands.contains(command) || command == "help" || command.hasPrefix("-") else {
-            Console.error("unknown command '\(full.first ?? "")'; try .help")
-            return true
+        guard let command = full.first,
+              command != "repl", CommandCatalog.shared.commands[command] != nil || command.hasPrefix("-") else {
+            let name = full.first ?? ""
+            Console.error(name == "repl" ? "the REPL is already running" : "unknown command '\(name)'; try .help")
+            return false
         }
         // `help COMMAND`, `--help` and `--version` take none of the session's options.
-        let takesSessionOptions = command != "help" && !command.hasPrefix("-")
-        if takesSessionOptions {
-            if let storePath, !full.contains("--store"), full.first != "model" { full += ["--store", storePath] }
-            // `model … --store S` reads the store's model; the session's model would conflict with it.
-            let readsStoreModel = full.first == "model" && full.contains("--store")
-            if let modelPath, !full.contains("--model"), !readsStoreModel { full += ["--model", modelPath] }
-            if let modelVersion, !full.contains("--model-version") { full += ["--model-version", modelVersion] }
+        if command != "help" && !command.hasPrefix("-") { full += sessionArguments(for: full) }
+        let status = CommandLineRunner.run(full)
+        // These write the store without the session's connection, which must then read it anew.
+        if command == "migrate" || command == "seed" {
+            stores.close()
+            cachedModel = nil
         }
-        _ = CommandLineRunner.run(full)
-        fflush(nil)
-        return true
+        return status == 0
     }
 
-    private func dotCommand(_ line: String, output: (String) -> Void) -> Bool {
-        let words = line.split(separator: " ").map(String.init)
-        switch words[0] {
-        case ".quit", ".exit":
-            return false
-        case ".help":
-            output("""
-                Type cdstore commands without "cdstore"; the session's --store and --model are added for you.
-                  fetch Employee --where "age > 30" --sort -age --limit 5
-                  count Employee
-                  insert Employee firstName=Ann lastName=Lee employeeNumber=7
-                  project Employee --properties "department.name,average:salary" --group-by department.name
-                  help fetch            every option of a command, with examples
-                .entities               the model's entities
-                .schema ENTITY          an entity's attributes and relationships
-                .quit                   leave (or Ctrl-D)
-                Tab completes commands, options and the model's names; history is kept in ~/.cdstore_history.
-                """)
-        case ".entities":
-            guard let model = currentModel() else { return true }
-            output(model.entities.map { $0.name + ($0.parentName.map { " : \($0)" } ?? "") + ($0.isAbstract ? " (abstract)" : "") }
-                .joined(separator: "\n"))
-        case ".schema":
-            guard let model = currentModel() else { return true }
-            let wanted = words.dropFirst()
-            let selected = wanted.isEmpty ? model : ManagedObjectModel(entities: model.entities.filter { wanted.contains($0.name) })
-            guard !selected.entities.isEmpty else {
-                Console.error("no entity \(wanted.joined(separator: ", "))")
-                return true
+    /// The options the session adds to `arguments` (a command with its arguments): its store and model, and
+    /// `.format` and `.headers` for commands that print records.
+    private func sessionArguments(for arguments: [String]) -> [String] {
+        func given(_ option: String) -> Bool { arguments.contains { $0 == option || $0.hasPrefix(option + "=") } }
+        var added: [String] = []
+        let options = stores.options
+        if let path = options.storePath, !given("--store"), arguments.first != "model" { added += ["--store", path] }
+        // `model … --store S` reads the store's model; the session's model would conflict with it.
+        let readsStoreModel = arguments.first == "model" && given("--store")
+        if let path = options.modelPath, !given("--model"), !readsStoreModel { added += ["--model", path] }
+        if let version = options.modelVersion, !given("--model-version") { added += ["--model-version", version] }
+        guard arguments.first == "fetch" || arguments.first == "project" else { return added }
+        if let format, !given("--format") { added += ["--format", format.rawValue] }
+        if !headers && [.table, .csv].contains(effectiveFormat(arguments)) && !given("--no-headers") {
+            added.append("--no-headers")
+        }
+        return added
+    }
+
+    /// The format a command prints records in: its `--format`, else the session's, else the default for where the
+    /// output goes.
+    private func effectiveFormat(_ arguments: [String]) -> OutputFormat? {
+        for (index, argument) in arguments.enumerated() {
+            if argument.hasPrefix("--format=") { return OutputFormat(rawValue: String(argument.dropFirst(9))) }
+            if argument == "--format", index + 1 < arguments.count {
+                return OutputFormat(rawValue: arguments[index + 1])
             }
-            let text = TextOutput.standardOutput()
-            ModelDescription.text(selected, output: text)
-            text.flush()
-        default:
-            Console.error("unknown command \(words[0]); try .help")
         }
-        return true
+        // Commands run with standard output already redirected (`.output`), so the default sees where it goes.
+        return format ?? .default
     }
 
-    private func currentModel() -> ManagedObjectModel? {
-        do {
-            if let modelPath { return try ModelLoader.load(modelPath, version: modelVersion).model }
-            if let storePath { return try Store.open(at: storePath, loaded: nil, options: .init(readOnly: true)).model }
-        } catch {
-            // Say why, rather than printing nothing.
-            Console.error("\(error)")
-            return nil
+    // MARK: - The model
+
+    /// The session's model, for completion; nil when there is none yet (no --model and no store).
+    var model: ManagedObjectModel? {
+        if cachedModel == nil { cachedModel = quietModel() }
+        return cachedModel
+    }
+
+    /// The model for completion, read without printing warnings in the middle of the line being typed.
+    private func quietModel() -> ManagedObjectModel? {
+        let options = stores.options
+        if let path = options.modelPath { return try? ModelLoader.load(path, version: options.modelVersion).model }
+        guard let path = options.storePath, FileManager.default.fileExists(atPath: path) else { return nil }
+        return try? Store.open(at: path, loaded: nil, options: .init(readOnly: true, createIfMissing: false)).model
+    }
+
+    /// Forgets the model read for completion (after `.open` and `.model`).
+    func modelChanged() {
+        cachedModel = nil
+    }
+
+    /// The session's model: the open store's, else the one `--model` names, else the store's own. Throws, saying
+    /// why, when there is none.
+    func loadModel() throws -> ManagedObjectModel {
+        let options = stores.options
+        if let path = options.storePath, FileManager.default.fileExists(atPath: path) {
+            return try options.withStore(create: false, readsOnly: true) { $0.model }
         }
-        Console.error("no model: start the session with --model or --store")
-        return nil
+        if let path = options.modelPath { return try ModelLoader.load(path, version: options.modelVersion).model }
+        if let path = options.storePath { throw StoreError(.cannotOpen, "no store at \(path)") }
+        throw CLIError.usage("no model: start the session with --model or --store, or use .open or .model")
+    }
+
+    /// Completions for `word` after `before` (the statement's text before it).
+    func completions(for word: String, after before: String) -> REPLCompletion.Result {
+        REPLCompletion(model: model).complete(word, after: before)
     }
 }

@@ -21,6 +21,7 @@ internal import GRDB
 /// - Writing: ``insert(_:into:options:)``, ``delete(_:dryRun:)``, ``importGraph(_:)``, ``setRelationship(_:of:to:)``
 /// - Transactions across calls: ``inReadTransaction(_:)``, ``inWriteTransaction(_:)``, ``makeCursor(_:)``,
 ///   ``makeReadOnlyConnection()``
+/// - Stopping a running command: ``interrupt()``
 /// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
 ///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
 public final class Store: @unchecked Sendable {
@@ -200,6 +201,8 @@ public final class Store: @unchecked Sendable {
         } catch let error as DatabaseError where writing && error.resultCode == .SQLITE_FULL {
             // SQLite rolls the transaction back; the store is as it was.
             throw StoreError(.diskFull, "the disk is full (SQLite error 13); nothing was written")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+            throw StoreError(.interrupted, writing ? "interrupted; nothing was written" : "interrupted")
         } catch let error as DatabaseError {
             throw StoreError.sqlite(error)
         }
