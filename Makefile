@@ -90,7 +90,9 @@ docs: setup
 	@echo "documentation in $(DOCS_DIR)/CDStore.doccarchive"
 
 # An example package that depends on this one by path (its own scratch path, so it never touches .build).
+# The build plan is dropped first: SwiftPM does not notice files added to a path dependency (../..) otherwise.
 example: setup
+	@rm -f .build-example/debug.yaml
 	$(SWIFT) build --package-path Examples/CompanyReport --scratch-path .build-example
 	$(SWIFT) run --package-path Examples/CompanyReport --scratch-path .build-example --skip-build company-report Schemas
 
