@@ -89,7 +89,7 @@ struct GraphDocumentRecordReader: RecordSource {
                 state = .documentKeys
                 if try reader.peek() == UInt8(ascii: "}") { reader.skipByte(); try finish() }
             case .documentKeys:
-                let key = try self.key()
+                let key = try reader.readMemberKey()
                 if key == "entities" {
                     guard try reader.peek() == UInt8(ascii: "{") else {
                         throw RecordInput.InputError(message: "the graph document has no \"entities\" object")
@@ -106,7 +106,7 @@ struct GraphDocumentRecordReader: RecordSource {
                     try afterMember(of: .documentKeys)
                 }
             case .entityKeys:
-                let entity = try self.key()
+                let entity = try reader.readMemberKey()
                 guard try reader.peek() == UInt8(ascii: "[") else {
                     throw RecordInput.InputError(message: "\"\(entity)\" must be an array of objects")
                 }
@@ -140,15 +140,6 @@ struct GraphDocumentRecordReader: RecordSource {
         }
     }
 
-    /// A member's key and its colon.
-    private mutating func key() throws -> String {
-        guard try reader.peek() == UInt8(ascii: "\""), case .string(let key) = try reader.readValue(depth: 1) else {
-            throw reader.error("expected a string key")
-        }
-        guard try reader.peek() == UInt8(ascii: ":") else { throw reader.error("expected ':' after key \"\(key)\"") }
-        reader.skipByte()
-        return key
-    }
 
     /// After a member of an object: a comma and the next member (`state`), or the object's end.
     private mutating func afterMember(of object: State) throws {

@@ -116,7 +116,7 @@ public struct JSONRecordReader: RecordSource {
                         + (keys.count > 10 ? ", …" : "")
                     throw RecordInput.InputError(message: "root key path \(rootText): \(place) has no key '\(key)' (\(seen))")
                 }
-                let name = try memberKey()
+                let name = try reader.readMemberKey()
                 if name == key { break }
                 keys.append(name)
                 _ = try reader.readValue(depth: level + 1)
@@ -125,15 +125,6 @@ public struct JSONRecordReader: RecordSource {
         }
     }
 
-    /// A member's key and its colon.
-    private mutating func memberKey() throws -> String {
-        guard try reader.peek() == UInt8(ascii: "\""), case .string(let key) = try reader.readValue(depth: 1) else {
-            throw reader.error("expected a string key")
-        }
-        guard try reader.peek() == UInt8(ascii: ":") else { throw reader.error("expected ':' after key \"\(key)\"") }
-        reader.skipByte()
-        return key
-    }
 
     /// After a member: its comma (and a trailing comma's closing brace is left for the caller to see).
     private mutating func afterMember() throws {
@@ -149,7 +140,7 @@ public struct JSONRecordReader: RecordSource {
         for level in stride(from: root.count, to: 0, by: -1) {
             try afterMember()
             while try reader.peek() != UInt8(ascii: "}") {
-                _ = try memberKey()
+                _ = try reader.readMemberKey()
                 _ = try reader.readValue(depth: level)
                 try afterMember()
             }

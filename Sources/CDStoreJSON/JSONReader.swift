@@ -104,6 +104,17 @@ public struct JSONReader {
         }
     }
 
+    /// Reads an object member's key and its colon, leaving the reader at the member's value (for readers that walk
+    /// a document's outer objects without reading them whole).
+    public mutating func readMemberKey() throws -> String {
+        guard try peek() == UInt8(ascii: "\""), case .string(let key) = try readValue(depth: 1) else {
+            throw error("expected a string key")
+        }
+        guard try peek() == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+        skipByte()
+        return key
+    }
+
     /// Consumes the byte ``peek()`` returned (a bracket or comma between values).
     public mutating func skipByte() {
         stream.consume(1)

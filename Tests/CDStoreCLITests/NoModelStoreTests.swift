@@ -11,6 +11,14 @@ struct NoModelStoreTests {
 
     static let inferredNote = "the model was inferred from the tables"
 
+    /// The per-store tests take their arguments from the manifest: an unreadable manifest must fail here, not
+    /// leave them with nothing to run.
+    @Test func theCorpusManifestListsEveryStore() throws {
+        let listed = try Corpus.manifestItems(kind: "store").compactMap { $0["path"] as? String }
+        #expect(listed.count == 12, "\(listed)")
+        #expect(Self.stores == listed)
+    }
+
     /// A copy of a corpus store without its model cache row.
     static func storeWithoutModel(_ path: String) throws -> String {
         let copy = try Corpus.copyStore(Corpus.root.appendingPathComponent(path)).path
