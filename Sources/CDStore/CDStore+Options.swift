@@ -1,3 +1,6 @@
+import CDStoreIO
+import CDStorePredicate
+import CDStoreJSON
 import CDStoreModel
 import CDStoreSQLite
 import Foundation

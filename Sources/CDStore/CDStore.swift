@@ -1,9 +1,9 @@
 // One import gives the whole library: models, predicates, and the store layer underneath.
-@_exported import CDStoreJSON
-@_exported import CDStoreModel
-@_exported import CDStorePredicate
-@_exported import CDStoreSQLite
-@_exported import CDStoreIO
+import CDStoreJSON
+import CDStoreModel
+import CDStorePredicate
+import CDStoreSQLite
+import CDStoreIO
 import Foundation
 
 /// A Core Data SQLite store, opened for reading and writing from Swift: the library's entry point.

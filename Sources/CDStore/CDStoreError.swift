@@ -1,3 +1,8 @@
+import CDStoreIO
+import CDStoreSQLite
+import CDStorePredicate
+import CDStoreModel
+import CDStoreJSON
 import Foundation
 
 /// The one error type of ``CDStore``: what went wrong, Core Data's number for it where Core Data has one, and the

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreIO
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Runs the command line: parses, runs, prints errors as `error: …` on standard error, and returns the exit

@@ -1,3 +1,8 @@
+import CDStoreIO
+import CDStoreSQLite
+import CDStorePredicate
+import CDStoreModel
+import CDStoreJSON
 // The primitive requirements of the decoding containers, each forwarding to the generic decode: every type
 // here converts through ObjectValueConvertible, so there is one code path.
 

@@ -1,3 +1,8 @@
+import CDStoreIO
+import CDStoreSQLite
+import CDStorePredicate
+import CDStoreModel
+import CDStoreJSON
 // The primitive requirements of the encoding containers, each storing the value as the generic encode does.
 
 extension NodeEncoder {

@@ -1,3 +1,6 @@
+import CDStorePredicate
+import CDStoreModel
+import CDStoreJSON
 import CDStoreIO
 import CDStoreSQLite
 import Foundation

@@ -1,3 +1,6 @@
+import CDStoreIO
+import CDStoreModel
+import CDStoreJSON
 import CDStorePredicate
 import CDStoreSQLite
 

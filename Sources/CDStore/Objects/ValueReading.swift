@@ -1,3 +1,7 @@
+import CDStoreIO
+import CDStorePredicate
+import CDStoreModel
+import CDStoreJSON
 import CDStoreSQLite
 import Foundation
 

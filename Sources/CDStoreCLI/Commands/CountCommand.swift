@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 
 /// `cdstore count ENTITY …`: print how many objects match.
 struct CountCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 
 /// `cdstore delete ENTITY --where … | --all`.
 struct DeleteCommand: ParsableCommand {

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CDStoreIO
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore diff A B`: the objects that differ between two stores (or a store and an export).

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CDStoreIO
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore export [ENTITY …]`: write objects out for other tools or for `insert`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 
 /// `cdstore fetch ENTITY …`: print objects.
 struct FetchCommand: ParsableCommand {

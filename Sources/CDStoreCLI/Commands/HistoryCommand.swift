@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore history [STORE]`: Core Data's persistent history, as records.

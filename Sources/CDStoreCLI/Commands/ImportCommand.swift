@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreIO
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore import FILE`: read an exported graph back.

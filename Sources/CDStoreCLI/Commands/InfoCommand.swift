@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore info`: what a store is.

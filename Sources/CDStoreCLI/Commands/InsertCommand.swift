@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreIO
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore insert ENTITY …`: add objects.

@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore model …`: look at, check, convert and hash models.

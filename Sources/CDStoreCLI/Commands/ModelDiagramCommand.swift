@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore model diagram`: a model as a Mermaid, Graphviz DOT or SVG diagram.

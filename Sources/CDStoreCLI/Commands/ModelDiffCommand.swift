@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore model diff A B`: the changes a migration from A to B would make.

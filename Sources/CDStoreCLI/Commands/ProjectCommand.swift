@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStorePredicate
-import CDStoreSQLite
+import CDStore
 
 /// `cdstore project ENTITY --properties …`: dictionary fetches — chosen values, functions, grouping.
 struct ProjectCommand: ParsableCommand {

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreIO
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `cdstore seed`: build a store to bundle with an app.

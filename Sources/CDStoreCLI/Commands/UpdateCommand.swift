@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 
 /// `cdstore update ENTITY --where … | --all --set KEY=VALUE …`.
 struct UpdateCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Prints a store diff: as a table (or CSV), the model changes and then one summary row per entity; as JSON or

@@ -1,5 +1,4 @@
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 
 /// How `model show` prints a model, as text for people and as JSON for scripts.
 enum ModelDescription {

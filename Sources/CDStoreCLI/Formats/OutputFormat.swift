@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// The output formats of every command that prints records.

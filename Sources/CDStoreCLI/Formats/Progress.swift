@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// A progress line on standard error, shown only when standard error is a terminal (and not `--quiet`): scripts

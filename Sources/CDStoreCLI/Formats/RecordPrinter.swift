@@ -1,5 +1,4 @@
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Prints fetched objects of one entity in an output format. Keys are the model's property names; `_id` is the

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Aligned columns with a header and a rule, like sqlite-utils' default table, for reading at a terminal.

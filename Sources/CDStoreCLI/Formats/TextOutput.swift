@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Buffered output to standard output or a file. Writing a large export one `print` per row is slow; this

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// How JSON that an app or an API wrote maps onto the model: `--map`, `--no-mapping`, `--root`,

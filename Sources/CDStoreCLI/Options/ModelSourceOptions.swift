@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `--model`, `--model-version` and `--store` as the `model` subcommands take them: where the model comes from.

@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStorePredicate
-import CDStoreSQLite
+import CDStore
 
 /// `--where` with its `--arg` and `--var` values: the predicate of every command that selects objects (`fetch`,
 /// `project`, `count`, `update`, `delete`), declared once.

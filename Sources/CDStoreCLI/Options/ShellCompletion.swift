@@ -1,5 +1,4 @@
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Completions the shell asks cdstore for while a command line is typed (`cdstore --generate-completion-script

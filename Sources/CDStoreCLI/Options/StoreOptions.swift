@@ -1,6 +1,5 @@
 import ArgumentParser
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// `--model`, `--model-version`, `--store` and `--read-only`: accepted by every command, before or after its name.

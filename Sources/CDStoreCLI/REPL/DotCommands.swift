@@ -1,5 +1,4 @@
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// The REPL's dot-commands: the session's settings and a look at its model, as sqlite3's shell has them.

@@ -1,4 +1,4 @@
-import CDStoreModel
+import CDStore
 
 /// What Tab offers in the REPL, from the words before the cursor: commands and dot-commands first; then the
 /// command's options, its ENTITY argument, the values of options with a fixed set (`--format`), file names after

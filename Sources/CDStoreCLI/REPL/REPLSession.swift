@@ -1,5 +1,4 @@
-import CDStoreModel
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// A REPL session: reads statements — cdstore commands without the `cdstore` (`fetch Employee --limit 5`) and

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// The store a REPL session keeps open across its commands, so that each command does not load the model and
