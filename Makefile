@@ -9,6 +9,7 @@
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
+#   make api       the library's public declarations per module (at most 400, each documented; docs/decisions/0001)
 #   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive
 #   make example   build and run Examples/CompanyReport, a package that uses the library
 #   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
@@ -24,7 +25,7 @@ BENCH_PACKAGES := sqlite3
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo install bench reliability fidelity lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release test demo install bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -42,6 +43,7 @@ release: setup
 	$(SWIFT) build -c release
 
 test: setup
+	@Scripts/public-api.sh --check 400
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-ci
@@ -73,6 +75,9 @@ reliability: setup
 
 fidelity: build
 	python3 ../shared/checks/fidelity.py .build/debug/cdstore -v
+
+api:
+	@Scripts/public-api.sh --check 400
 
 lint:
 	@find Sources Tests -name '*.swift' | xargs wc -l | awk '$$2 != "total" && $$1 > 500 {print; bad=1} END {exit bad}'

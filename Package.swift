@@ -3,8 +3,9 @@ import PackageDescription
 
 // Layers, lowest first. A target may import only the ones above it in this list:
 //   CDStoreJSON      — the one JSON reader: streaming bytes, values with lines and columns (no dependencies)
-//   CDStoreModel     — load, validate and hash managed object models (no SQLite)
-//   CDStorePredicate — parse NSPredicate format strings into an AST (no SQLite)
+//   CDStorePredicate — parse NSPredicate format strings into an AST (no dependencies)
+//   CDStoreModel     — load, validate and hash managed object models (no SQLite; prints derivations with the
+//                      predicate layer's printer, as Core Data hashes them)
 //   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
 //   CDStoreIO        — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
 //   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
-            dependencies: ["CDStoreJSON", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CDStoreJSON", "CDStorePredicate", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CDStorePredicate"),
         .target(
             name: "CDStoreSQLite",
@@ -64,8 +65,10 @@ let package = Package(
         .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreSQLiteTests",
-            dependencies: ["CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["CDStoreJSON", "CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreTestSupport"]),
-        .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreIO", "CDStoreTestSupport"]),
+        .testTarget(
+            name: "CDStoreCLITests",
+            dependencies: ["CDStoreCLI", "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreTestSupport"]),
     ]
 )

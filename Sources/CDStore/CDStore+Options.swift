@@ -43,8 +43,6 @@ extension CDStore {
         /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`); `version`
         /// picks a version of an `.xcdatamodeld` other than its current one.
         case path(String, version: String? = nil)
-        /// A model read with ``ModelLoader/load(_:version:)``.
-        case loaded(LoadedModel)
         /// A model built in code or read elsewhere.
         case model(ManagedObjectModel)
 
@@ -56,7 +54,6 @@ extension CDStore {
         func load() throws -> LoadedModel {
             switch self {
             case .path(let path, let version): try ModelLoader.load(path, version: version)
-            case .loaded(let loaded): loaded
             case .model(let model): LoadedModel(model: model, file: URL(fileURLWithPath: "model.json"), format: .json)
             }
         }
@@ -66,7 +63,7 @@ extension CDStore {
     public struct Configuration: Sendable {
         /// How long a connection waits for another one (another process, or this store's writer) that holds the
         /// store's lock before failing with ``CDStoreError/Code/busy``, in seconds; 0 fails at once.
-        public var busyTimeout: TimeInterval = Store.defaultBusyTimeout
+        public var busyTimeout: TimeInterval = 5
         /// The most read-only connections a WAL store opens for reads running at the same time; 0 reads on the
         /// writer's connection, one at a time. Connections are opened as needed and kept.
         public var maximumReaderCount = 4
@@ -79,7 +76,7 @@ extension CDStore {
         public var readsMissingExternalDataAsNull = true
 
         /// The defaults: a 5 s busy timeout, 4 readers, a backup before migrating.
-        public init(busyTimeout: TimeInterval = Store.defaultBusyTimeout, maximumReaderCount: Int = 4,
+        public init(busyTimeout: TimeInterval = 5, maximumReaderCount: Int = 4,
                     uuid: String? = nil, backupBeforeMigrating: Bool = true, readsMissingExternalDataAsNull: Bool = true) {
             self.busyTimeout = busyTimeout
             self.maximumReaderCount = maximumReaderCount

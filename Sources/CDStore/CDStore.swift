@@ -75,7 +75,7 @@ public final class CDStore: Sendable {
 
     /// The store layer's connection that writes (and, without a reader pool, reads), for what this API does not
     /// offer yet: ``Store`` has exports, graph imports, verification and store information.
-    public let store: Store
+    package let store: Store
     private var writer: Store { store }
     let readers: ReaderPool?
 

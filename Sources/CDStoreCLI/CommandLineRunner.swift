@@ -10,7 +10,6 @@ public enum CommandLineRunner {
 
     /// Runs `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        DerivationHashing.install()
         let normalized = moveGlobalOptions(arguments)
         do {
             var command = try CDStoreCommand.parseAsRoot(normalized)

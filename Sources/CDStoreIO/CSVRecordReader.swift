@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreSQLite
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
 /// An unquoted empty field is NULL (even when the attribute has a default), a quoted empty field (`""`) is the empty
 /// string: that is how cdstore's own CSV output writes them, so exports read back unchanged. A row with the wrong
 /// number of fields is a skippable error; a syntax error (an unterminated quote) ends reading.
-public struct CSVRecordReader: RecordSource {
+package struct CSVRecordReader: RecordSource {
     private let stream: ByteStream
     private var names: [String]?
     /// The line the next row starts on.
@@ -18,9 +19,9 @@ public struct CSVRecordReader: RecordSource {
     private var scratch: [UInt8] = []
 
     /// Prepares to read `stream`.
-    public init(_ stream: ByteStream) { self.stream = stream }
+    package init(_ stream: ByteStream) { self.stream = stream }
 
-    public mutating func next() throws -> InputRecord? {
+    package mutating func next() throws -> InputRecord? {
         guard !failed else { return nil }
         let names: [String]
         if let known = self.names {
@@ -52,7 +53,7 @@ public struct CSVRecordReader: RecordSource {
         return InputRecord(fields: fields, line: row.line)
     }
 
-    public var position: InputPosition { InputPosition(bytesRead: stream.consumed, totalBytes: stream.totalBytes) }
+    package var position: InputPosition { InputPosition(bytesRead: stream.consumed, totalBytes: stream.totalBytes) }
 
     /// The next non-blank row and the line it starts on; nil at the end of the input.
     private mutating func nextRow() throws -> (fields: [CSVField], line: Int)? {

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreSQLite
 
 /// A CSV field: its text and whether it was quoted (a quoted empty field is "", an unquoted one NULL).

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreSQLite
 import Foundation
 
@@ -23,14 +24,14 @@ public enum GraphExport {
 
     /// The entities a whole-graph export writes: every entity that can have objects of its own (abstract
     /// entities' objects belong to their sub-entities), in model order.
-    public static func entities(of store: Store) -> [String] {
+    package static func entities(of store: Store) -> [String] {
         store.model.entities.filter { !$0.isAbstract }.map(\.name)
     }
 
     /// Writes the objects of `entities` (default: ``entities(of:)``) in `shape` and returns how many were written.
     /// `progress` is called with the number written so far, every few thousand objects.
     @discardableResult
-    public static func write(_ store: Store, as shape: Shape, entities: [String]? = nil, to sink: ByteSink,
+    package static func write(_ store: Store, as shape: Shape, entities: [String]? = nil, to sink: ByteSink,
                              progress: ((Int) -> Void)? = nil) throws -> Int {
         let names = entities ?? Self.entities(of: store)
         for name in names { _ = try store.resolveEntity(name) }
@@ -73,11 +74,11 @@ extension ByteSink {
 }
 
 /// A file that streamed output goes to, created or truncated when opened.
-public final class FileSink: ByteSink {
+package final class FileSink: ByteSink {
     private let handle: FileHandle
 
     /// Creates (or truncates) the file at `path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw RecordInput.InputError(message: "cannot create \(path)")
         }
@@ -85,12 +86,12 @@ public final class FileSink: ByteSink {
     }
 
     /// Appends `bytes` to the file.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         try handle.write(contentsOf: Data(bytes))
     }
 
     /// Flushes and closes the file.
-    public func close() throws {
+    package func close() throws {
         try handle.synchronize()
         try handle.close()
     }

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreSQLite
 
 /// Reads the two shapes an export of a whole graph has — the JSON graph document and NDJSON lines with
@@ -7,11 +8,11 @@ import CDStoreSQLite
 /// var source = try GraphInput.reader(try ByteStream(path: "graph.json"))
 /// try store.importGraph(from: &source)
 /// ```
-public enum GraphInput {
+package enum GraphInput {
     /// A reader of `stream`, whose shape is told by its first line: an NDJSON export's first line is a whole
     /// object with `"_entity"`; a graph document's is not (it opens `{"format":"cdstore-graph",…` and goes on).
     /// Errors are ``RecordInput/InputError``s.
-    public static func reader(_ stream: ByteStream) throws -> any RecordSource {
+    package static func reader(_ stream: ByteStream) throws -> any RecordSource {
         let firstLine = try Self.firstLine(of: stream)
         if firstLine.first(where: { $0 != 32 && $0 != 9 && $0 != 13 && $0 != 10 }) == UInt8(ascii: "[") {
             // What `export ENTITY` writes: the objects of one entity, which `insert` reads.

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreSQLite
 
 /// Reads JSON records: a top-level array streamed element by element, or a single object as one record. Each
@@ -5,7 +6,7 @@ import CDStoreSQLite
 ///
 /// A syntax error ends reading (`malformed JSON at line 2, column 9: …`): after it, where the next element starts
 /// cannot be trusted. An element that is not an object spoils only itself.
-public struct JSONRecordReader: RecordSource {
+package struct JSONRecordReader: RecordSource {
     private enum State {
         case start
         case firstElement
@@ -22,12 +23,12 @@ public struct JSONRecordReader: RecordSource {
     /// Prepares to read `stream`; the records are the array (or the one object) at the key path `root` inside
     /// the document (API responses keep them in an envelope: `{"meta": …, "response": {"venues": […]}}`).
     /// Everything around them is still read, so the whole document must be valid JSON.
-    public init(_ stream: ByteStream, root: [String] = []) {
+    package init(_ stream: ByteStream, root: [String] = []) {
         reader = JSONReader(stream)
         self.root = root
     }
 
-    public mutating func next() throws -> InputRecord? {
+    package mutating func next() throws -> InputRecord? {
         do {
             return try nextRecord()
         } catch let error as JSONSyntaxError {
@@ -36,7 +37,7 @@ public struct JSONRecordReader: RecordSource {
         }
     }
 
-    public var position: InputPosition {
+    package var position: InputPosition {
         InputPosition(bytesRead: reader.stream.consumed, totalBytes: reader.stream.totalBytes)
     }
 

@@ -1,17 +1,18 @@
+import CDStoreJSON
 import CDStoreSQLite
 
 /// Reads NDJSON records: one JSON object per line, `\n` or `\r\n` line ends, blank lines skipped.
 ///
 /// A malformed line throws a skippable ``RecordInput/InputError`` (`record 2 (line 3): malformed JSON at column 9:
 /// expected ',' or '}'`) and reading goes on at the next line.
-public struct NDJSONRecordReader: RecordSource {
+package struct NDJSONRecordReader: RecordSource {
     private var reader: JSONReader
     private var count = 0
 
     /// Prepares to read `stream`.
-    public init(_ stream: ByteStream) { reader = JSONReader(stream) }
+    package init(_ stream: ByteStream) { reader = JSONReader(stream) }
 
-    public mutating func next() throws -> InputRecord? {
+    package mutating func next() throws -> InputRecord? {
         let parsed: (value: InputValue, line: Int)?
         do {
             parsed = try reader.readLineValue()
@@ -26,7 +27,7 @@ public struct NDJSONRecordReader: RecordSource {
         return try RecordInput.record(parsed.value, line: parsed.line, number: count)
     }
 
-    public var position: InputPosition {
+    package var position: InputPosition {
         InputPosition(bytesRead: reader.stream.consumed, totalBytes: reader.stream.totalBytes)
     }
 }

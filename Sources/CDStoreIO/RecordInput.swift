@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreSQLite
 import Foundation
 
@@ -22,19 +23,19 @@ public enum RecordInput {
     }
 
     /// An input error, with where it is.
-    public struct InputError: SkippableRecordError {
+    package struct InputError: SkippableRecordError {
         /// What is wrong, without the place.
-        public var message: String
+        package var message: String
         /// The input line, when known.
-        public var line: Int?
+        package var line: Int?
         /// The record's number in the input (1-based), when known.
-        public var record: Int?
+        package var record: Int?
         /// Whether only this record is spoilt (a malformed NDJSON line, a CSV row with the wrong number of
         /// fields, a value that is not an object), so that reading can go on with the next one.
-        public var isSkippable = false
+        package var isSkippable = false
 
         /// Creates an input error.
-        public init(message: String, line: Int? = nil, record: Int? = nil, isSkippable: Bool = false) {
+        package init(message: String, line: Int? = nil, record: Int? = nil, isSkippable: Bool = false) {
             self.message = message
             self.line = line
             self.record = record
@@ -42,7 +43,7 @@ public enum RecordInput {
         }
 
         /// `record 2 (line 3): message`, as ``StoreError`` places its errors.
-        public var description: String {
+        package var description: String {
             // The same form as StoreError's: `record 2 (line 3): …`.
             let place: String? = if let record {
                 "record \(record)" + (line.map { " (line \($0))" } ?? "")
@@ -54,7 +55,7 @@ public enum RecordInput {
     }
 
     /// The format suggested by a file name (`.ndjson`/`.jsonl` → NDJSON, `.csv` → CSV), if any.
-    public static func format(forFile path: String) -> Format? {
+    package static func format(forFile path: String) -> Format? {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "ndjson", "jsonl": .ndjson
         case "csv": .csv
@@ -68,7 +69,7 @@ public enum RecordInput {
     /// Errors are ``InputError``s (``ByteStream/ReadError`` if the input cannot be read); those with
     /// ``InputError/isSkippable`` spoil one record only.
     /// `root` is the key path of the records inside a JSON document (``JSONRecordReader``; other formats ignore it).
-    public static func reader(_ stream: ByteStream, format: Format, root: [String] = []) -> any RecordSource {
+    package static func reader(_ stream: ByteStream, format: Format, root: [String] = []) -> any RecordSource {
         switch format {
         case .json: JSONRecordReader(stream, root: root)
         case .ndjson: NDJSONRecordReader(stream)
@@ -77,7 +78,7 @@ public enum RecordInput {
     }
 
     /// Parses `text` laid out as `format`; the first error of any kind stops it.
-    public static func records(from text: String, format: Format) throws -> [InputRecord] {
+    package static func records(from text: String, format: Format) throws -> [InputRecord] {
         var source = reader(ByteStream(text), format: format)
         var records: [InputRecord] = []
         while let record = try source.next() { records.append(record) }
@@ -85,7 +86,7 @@ public enum RecordInput {
     }
 
     /// Records from `KEY=VALUE` arguments: one record.
-    public static func record(fromAssignments assignments: [String]) throws -> InputRecord {
+    package static func record(fromAssignments assignments: [String]) throws -> InputRecord {
         var fields: [(String, InputValue)] = []
         for assignment in assignments {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {

@@ -15,13 +15,13 @@
 /// var reader = JSONReader(stream)
 /// while let (value, line) = try reader.readLineValue() { … }
 /// ```
-public final class ByteStream {
+package final class ByteStream {
     /// The chunk size readers use unless told otherwise: 64 KiB.
-    public static let defaultChunkSize = 64 * 1024
+    package static let defaultChunkSize = 64 * 1024
 
     /// An input that could not be opened or read.
-    public struct ReadError: Error, CustomStringConvertible {
-        public var description: String
+    package struct ReadError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     private enum Source {
@@ -35,21 +35,21 @@ public final class ByteStream {
     private var start = 0
     private var end = 0
     /// Whether the source has no more bytes beyond ``window``.
-    public private(set) var isExhausted = false
+    package private(set) var isExhausted = false
     /// The offset in the input of the first byte of ``window``: the bytes consumed so far.
-    public private(set) var consumed: Int64 = 0
+    package private(set) var consumed: Int64 = 0
     /// The size of the whole input when it is known (a regular file or memory); nil for pipes and terminals.
-    public let totalBytes: Int64?
+    package let totalBytes: Int64?
     /// The largest the buffer has been, in bytes: tests check that reading streams.
-    public private(set) var highWaterMark: Int
+    package private(set) var highWaterMark: Int
     /// The largest single value (a record, a line) a reader may need in one piece: 64 MiB. Past it ``fill()``
     /// throws instead of doubling the buffer again, so a runaway input (a file with no line breaks, an unclosed
     /// string) costs at most this much memory.
-    public var maximumValueSize = 64 << 20
+    package var maximumValueSize = 64 << 20
     private let chunkSize: Int
 
     /// Reads the open file descriptor `fd`, closing it when done if `closes` is true.
-    public init(fileDescriptor fd: Int32, name: String, closes: Bool = false, chunkSize: Int = defaultChunkSize) {
+    package init(fileDescriptor fd: Int32, name: String, closes: Bool = false, chunkSize: Int = defaultChunkSize) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         source = .descriptor(fd, closes: closes)
         self.name = name
@@ -62,19 +62,19 @@ public final class ByteStream {
 
     /// Opens and reads the file at `path`.
     /// - Throws: ``ReadError`` (`cannot read PATH: No such file or directory`).
-    public convenience init(path: String, chunkSize: Int = defaultChunkSize) throws {
+    package convenience init(path: String, chunkSize: Int = defaultChunkSize) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ReadError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
         self.init(fileDescriptor: fd, name: path, closes: true, chunkSize: chunkSize)
     }
 
     /// Reads standard input (not closed when done).
-    public static func standardInput(chunkSize: Int = defaultChunkSize) -> ByteStream {
+    package static func standardInput(chunkSize: Int = defaultChunkSize) -> ByteStream {
         ByteStream(fileDescriptor: STDIN_FILENO, name: "standard input", chunkSize: chunkSize)
     }
 
     /// Reads `bytes` as if they came from a file, `chunkSize` at a time (so tests can exercise chunk boundaries).
-    public init(bytes: [UInt8], chunkSize: Int = defaultChunkSize) {
+    package init(bytes: [UInt8], chunkSize: Int = defaultChunkSize) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         source = .memory(bytes, offset: 0)
         name = "memory"
@@ -85,7 +85,7 @@ public final class ByteStream {
     }
 
     /// Reads the UTF-8 bytes of `text`.
-    public convenience init(_ text: String, chunkSize: Int = defaultChunkSize) {
+    package convenience init(_ text: String, chunkSize: Int = defaultChunkSize) {
         self.init(bytes: Array(text.utf8), chunkSize: chunkSize)
     }
 
@@ -95,12 +95,12 @@ public final class ByteStream {
     }
 
     /// The bytes read but not yet consumed. Valid until the next ``fill()``.
-    public var window: UnsafeBufferPointer<UInt8> {
+    package var window: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end].bindMemory(to: UInt8.self)[...])
     }
 
     /// Marks the first `count` bytes of ``window`` as done with.
-    public func consume(_ count: Int) {
+    package func consume(_ count: Int) {
         precondition(count >= 0 && count <= end - start, "consuming more than the window")
         start += count
         consumed += Int64(count)
@@ -112,7 +112,7 @@ public final class ByteStream {
     /// - Returns: false if the input had no more bytes.
     /// - Throws: ``ReadError`` if reading fails.
     @discardableResult
-    public func fill() throws -> Bool {
+    package func fill() throws -> Bool {
         if isExhausted { return false }
         let pending = end - start
         if start > 0 {

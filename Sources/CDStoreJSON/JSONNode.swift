@@ -6,9 +6,9 @@
 /// let root = try reader.readNode()
 /// try reader.expectEnd()
 /// ```
-public struct JSONNode: Sendable {
+package struct JSONNode: Sendable {
     /// The value itself.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         /// A number, as written.
@@ -19,20 +19,20 @@ public struct JSONNode: Sendable {
         case object([(key: String, value: JSONNode)])
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The 1-based line of the value's first byte.
-    public var line: Int
+    package var line: Int
     /// The 1-based byte column of the value's first byte.
-    public var column: Int
+    package var column: Int
 
-    public init(_ kind: Kind, at location: JSONLocation) {
+    package init(_ kind: Kind, at location: JSONLocation) {
         self.kind = kind
         line = location.line
         column = location.column
     }
 
     /// The name of the JSON type, for messages ("a string", "an object", "the number 1.5").
-    public var typeDescription: String {
+    package var typeDescription: String {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"

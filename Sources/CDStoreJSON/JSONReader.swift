@@ -16,48 +16,48 @@
 /// reader.skipByte()
 /// let first = try reader.readValue(depth: 1)
 /// ```
-public struct JSONReader {
+package struct JSONReader {
     /// What the reader checks beyond the JSON grammar.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Refuse an object that names a key twice (`duplicate key 'a'`).
-        public var rejectsDuplicateKeys = false
+        package var rejectsDuplicateKeys = false
         /// Say "trailing comma in object/array" rather than what was expected after the comma (when trailing
         /// commas are not allowed).
-        public var namesTrailingCommas = false
+        package var namesTrailingCommas = false
         /// Accept one comma after the last member of an object or element of an array (`[1, 2,]`), as Apple's
         /// `JSONSerialization` does: apps ship seed files written that way, and read them without complaint.
         /// Everything else stays strict: `[,]`, `[1,,2]` and a missing comma are still errors.
-        public var allowsTrailingCommas = true
+        package var allowsTrailingCommas = true
 
-        public init(rejectsDuplicateKeys: Bool = false, namesTrailingCommas: Bool = false, allowsTrailingCommas: Bool = true) {
+        package init(rejectsDuplicateKeys: Bool = false, namesTrailingCommas: Bool = false, allowsTrailingCommas: Bool = true) {
             self.rejectsDuplicateKeys = rejectsDuplicateKeys
             self.namesTrailingCommas = namesTrailingCommas
             self.allowsTrailingCommas = allowsTrailingCommas
         }
 
         /// The checks for hand-written files such as models, where a duplicate key or a trailing comma is a mistake.
-        public static let strict = Options(rejectsDuplicateKeys: true, namesTrailingCommas: true, allowsTrailingCommas: false)
+        package static let strict = Options(rejectsDuplicateKeys: true, namesTrailingCommas: true, allowsTrailingCommas: false)
     }
 
     /// The name this type's errors had before they moved to CDStoreJSON.
-    public typealias SyntaxError = JSONSyntaxError
+    package typealias SyntaxError = JSONSyntaxError
 
     /// The input.
-    public let stream: ByteStream
-    public let options: Options
+    package let stream: ByteStream
+    package let options: Options
     /// The line of the next unread byte.
-    public private(set) var line = 1
+    package private(set) var line = 1
     private var lineStart = 0
     private var started = false
 
     /// Prepares to read `stream`.
-    public init(_ stream: ByteStream, options: Options = Options()) {
+    package init(_ stream: ByteStream, options: Options = Options()) {
         self.stream = stream
         self.options = options
     }
 
     /// Parses `text`, which must hold one JSON value (white space around it allowed).
-    public static func parse(_ text: String, options: Options = Options()) throws -> JSONValue {
+    package static func parse(_ text: String, options: Options = Options()) throws -> JSONValue {
         var reader = JSONReader(ByteStream(text, chunkSize: max(text.utf8.count, 16)), options: options)
         let value = try reader.readValue()
         try reader.expectEnd()
@@ -65,26 +65,26 @@ public struct JSONReader {
     }
 
     /// Where the next unread byte is.
-    public var location: JSONLocation { JSONLocation(line: line, column: Int(stream.consumed) - lineStart + 1) }
+    package var location: JSONLocation { JSONLocation(line: line, column: Int(stream.consumed) - lineStart + 1) }
 
     /// An error at the next unread byte.
-    public func error(_ message: String) -> JSONSyntaxError {
+    package func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(message: message, line: location.line, column: location.column)
     }
 
     /// Reads the next value; `depth` is the number of arrays and objects already open around it.
     /// - Throws: ``JSONSyntaxError``, or ``ByteStream/ReadError`` when the input cannot be read.
-    public mutating func readValue(depth: Int = 0) throws -> JSONValue {
+    package mutating func readValue(depth: Int = 0) throws -> JSONValue {
         try scan { scanner throws(ScanFailure) in try scanner.value(ValueBuilder(), depth: depth) }
     }
 
     /// Reads the next value with the position of every value in it and numbers as written.
-    public mutating func readNode(depth: Int = 0) throws -> JSONNode {
+    package mutating func readNode(depth: Int = 0) throws -> JSONNode {
         try scan { scanner throws(ScanFailure) in try scanner.value(NodeBuilder(), depth: depth) }
     }
 
     /// Skips white space and returns the next byte without consuming it; nil at the end of the input.
-    public mutating func peek() throws -> UInt8? {
+    package mutating func peek() throws -> UInt8? {
         try start()
         while true {
             let window = stream.window
@@ -106,7 +106,7 @@ public struct JSONReader {
 
     /// Reads an object member's key and its colon, leaving the reader at the member's value (for readers that walk
     /// a document's outer objects without reading them whole).
-    public mutating func readMemberKey() throws -> String {
+    package mutating func readMemberKey() throws -> String {
         guard try peek() == UInt8(ascii: "\""), case .string(let key) = try readValue(depth: 1) else {
             throw error("expected a string key")
         }
@@ -116,13 +116,13 @@ public struct JSONReader {
     }
 
     /// Consumes the byte ``peek()`` returned (a bracket or comma between values).
-    public mutating func skipByte() {
+    package mutating func skipByte() {
         stream.consume(1)
     }
 
     /// Checks that only white space is left.
     /// - Throws: ``JSONSyntaxError`` "unexpected text after the JSON value".
-    public mutating func expectEnd() throws {
+    package mutating func expectEnd() throws {
         if try peek() != nil { throw error("unexpected text after the JSON value") }
     }
 
@@ -131,7 +131,7 @@ public struct JSONReader {
     /// Lines end at `\n`; a `\r` before it is white space. A line may be longer than a chunk. Errors carry the
     /// line's number and a column within it, and the reader has moved past the bad line, so reading can go on.
     /// - Returns: the value and its line number, or nil at the end of the input.
-    public mutating func readLineValue() throws -> (value: JSONValue, line: Int)? {
+    package mutating func readLineValue() throws -> (value: JSONValue, line: Int)? {
         try start()
         var searched = 0
         while true {

@@ -1,28 +1,28 @@
 /// Malformed JSON, with the 1-based line and (byte) column of the problem.
 ///
 /// `description` is the form cdstore prints: `malformed JSON at line 2, column 9: expected ':' after key "i16"`.
-public struct JSONSyntaxError: Error, CustomStringConvertible, Equatable, Sendable {
+package struct JSONSyntaxError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What is wrong, without the place (`expected ',' or '}'`).
-    public var message: String
-    public var line: Int
+    package var message: String
+    package var line: Int
     /// The byte column within the line, 1-based.
-    public var column: Int
+    package var column: Int
 
-    public init(message: String, line: Int, column: Int) {
+    package init(message: String, line: Int, column: Int) {
         self.message = message
         self.line = line
         self.column = column
     }
 
-    public var description: String { "malformed JSON at line \(line), column \(column): \(message)" }
+    package var description: String { "malformed JSON at line \(line), column \(column): \(message)" }
 }
 
 /// Where a JSON value starts: 1-based line and byte column.
-public struct JSONLocation: Equatable, Sendable {
-    public var line: Int
-    public var column: Int
+package struct JSONLocation: Equatable, Sendable {
+    package var line: Int
+    package var column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }

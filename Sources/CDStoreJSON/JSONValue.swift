@@ -8,7 +8,7 @@
 /// let value = try JSONReader.parse(#"{"id": 9007199254740993, "name": "Ann"}"#)
 /// // .object([("id", .integer(9007199254740993)), ("name", .string("Ann"))])
 /// ```
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// A number written without fraction or exponent that fits in 64 bits.
@@ -21,7 +21,7 @@ public enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
 
     /// Structural equality; object members compare in order, and NaN equals NaN so that values round-trip.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -36,7 +36,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// A short description of the value for error messages (`'abc'`, `12`, `an array`).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"

@@ -2,9 +2,9 @@
 ///
 /// `description` is one line saying what went wrong and where, e.g.
 /// `Model.xcdatamodel/contents:12:5: entity 'Person': unknown attribute type 'Text'`.
-public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// No file or folder at the path.
         case fileNotFound
         /// The path is not a model cdstore can read.
@@ -22,22 +22,22 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// What went wrong, in a sentence without the location.
-    public var message: String
+    package var message: String
     /// The file that was being read.
-    public var file: String?
+    package var file: String?
     /// The 1-based line in `file`, when known.
-    public var line: Int?
+    package var line: Int?
     /// The 1-based column in `file`, when known.
-    public var column: Int?
+    package var column: Int?
     /// The entity concerned, when known.
-    public var entity: String?
+    package var entity: String?
     /// The property concerned, when known.
-    public var property: String?
+    package var property: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
+    package init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
                 entity: String? = nil, property: String? = nil) {
         self.code = code
         self.message = message
@@ -48,7 +48,7 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         self.property = property
     }
 
-    public var description: String {
+    package var description: String {
         ModelPlace.location(file: file, line: line, column: column) + ModelPlace.subject(entity: entity, property: property)
             + message
     }

@@ -2,9 +2,9 @@
 ///
 /// Columns are 1-based and count Unicode scalars from the start of the predicate text (for ASCII text this is
 /// the character and byte offset). A predicate that spans several lines is treated as one line.
-public struct CDPredicateError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CDPredicateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of problem this is, for callers that branch on it.
-    public enum Code: String, Equatable, Sendable {
+    package enum Code: String, Equatable, Sendable {
         /// A token that cannot appear here, e.g. the second `>` in `age >> 3`.
         case unexpectedToken
         /// The text ended where something else was required.
@@ -46,22 +46,22 @@ public struct CDPredicateError: Error, Equatable, Sendable, CustomStringConverti
     }
 
     /// The kind of problem.
-    public var code: Code
+    package var code: Code
     /// The message without position, e.g. `unexpected '>'`.
-    public var message: String
+    package var message: String
     /// The 1-based column in the predicate text, in Unicode scalars; nil for errors with no position
     /// (evaluation errors, and argument-count errors that concern the whole text).
-    public var column: Int?
+    package var column: Int?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, column: Int? = nil) {
+    package init(_ code: Code, _ message: String, column: Int? = nil) {
         self.code = code
         self.message = message
         self.column = column
     }
 
     /// `unexpected '>' at column 6`, or just the message when there is no column.
-    public var description: String {
+    package var description: String {
         guard let column else { return message }
         return "\(message) at column \(column)"
     }
@@ -71,7 +71,7 @@ public struct CDPredicateError: Error, Equatable, Sendable, CustomStringConverti
     ///     error: predicate: unexpected '>' at column 6
     ///       age >> 3
     ///            ^
-    public func rendered(in text: String) -> String {
+    package func rendered(in text: String) -> String {
         var out = "error: predicate: \(description)"
         guard let column else { return out }
         // Control characters would break the caret alignment, so they are shown as spaces.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Something a predicate can be evaluated against: a managed object, a row, a dictionary.
-public protocol PredicateEvaluable {
+package protocol PredicateEvaluable {
     /// The value for a key. Return `.null` for a missing key (missing keys count as nil), `.object` for a
     /// to-one relationship and `.collection` of `.object`s for a to-many relationship.
     func value(forKey key: String) -> EvaluationValue
@@ -13,14 +13,14 @@ public protocol PredicateEvaluable {
 
 extension PredicateEvaluable {
     /// Identity for class instances, false for values.
-    public func isSameObject(as other: any PredicateEvaluable) -> Bool {
+    package func isSameObject(as other: any PredicateEvaluable) -> Bool {
         guard type(of: self) is AnyClass, type(of: other) is AnyClass else { return false }
         return (self as AnyObject) === (other as AnyObject)
     }
 }
 
 /// A value met while evaluating: a constant, or something read from an object.
-public enum EvaluationValue {
+package enum EvaluationValue {
     /// Nil, a missing key, or NSNull.
     case null
     /// A boolean; compares as 1 or 0.
@@ -39,7 +39,7 @@ public enum EvaluationValue {
     case collection([EvaluationValue])
 
     /// Converts a constant.
-    public init(_ value: PredicateValue) {
+    package init(_ value: PredicateValue) {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -52,7 +52,7 @@ public enum EvaluationValue {
     }
 
     /// True for `.null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -128,17 +128,17 @@ enum Number {
 }
 
 /// A simple ``PredicateEvaluable`` backed by a dictionary, for tests and for callers with plain data.
-public struct EvaluableDictionary: PredicateEvaluable {
+package struct EvaluableDictionary: PredicateEvaluable {
     /// The values by key.
-    public var values: [String: EvaluationValue]
+    package var values: [String: EvaluationValue]
 
     /// Creates an object from key-value pairs.
-    public init(_ values: [String: EvaluationValue]) {
+    package init(_ values: [String: EvaluationValue]) {
         self.values = values
     }
 
     /// The value for `key`, or `.null` when it is missing.
-    public func value(forKey key: String) -> EvaluationValue {
+    package func value(forKey key: String) -> EvaluationValue {
         values[key] ?? .null
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension PredicateEvaluator {
     /// The value of `expression` with `object` as `SELF`.
-    public func value(of expression: ExpressionNode, with object: EvaluationValue) throws(CDPredicateError) -> EvaluationValue {
+    package func value(of expression: ExpressionNode, with object: EvaluationValue) throws(CDPredicateError) -> EvaluationValue {
         try value(of: expression, object: object, bindings: variables)
     }
 

@@ -16,25 +16,25 @@ import Foundation
 /// - `/` always divides in floating point (Foundation's `divide:by:`); `@avg`, `@min`, `@max` of an empty
 ///   collection are nil (SQL's aggregate behaviour) and `@sum` of it is 0.
 /// - String operators on a non-string operand are false.
-public struct PredicateEvaluator {
+package struct PredicateEvaluator {
     /// Values for `$VARIABLES` that the predicate still contains.
-    public var variables: [String: EvaluationValue]
+    package var variables: [String: EvaluationValue]
     /// The value of `now()`, fixed for the evaluator so that every row sees the same instant.
-    public var now: Date
+    package var now: Date
 
     /// Creates an evaluator.
-    public init(variables: [String: EvaluationValue] = [:], now: Date = Date()) {
+    package init(variables: [String: EvaluationValue] = [:], now: Date = Date()) {
         self.variables = variables
         self.now = now
     }
 
     /// Evaluates `predicate` with `object` as `SELF`.
-    public func evaluate(_ predicate: PredicateNode, with object: EvaluationValue) throws(CDPredicateError) -> Bool {
+    package func evaluate(_ predicate: PredicateNode, with object: EvaluationValue) throws(CDPredicateError) -> Bool {
         try evaluate(predicate, object: object, bindings: variables)
     }
 
     /// Evaluates `predicate` with `object` as `SELF`.
-    public func evaluate(_ predicate: PredicateNode, with object: any PredicateEvaluable) throws(CDPredicateError) -> Bool {
+    package func evaluate(_ predicate: PredicateNode, with object: any PredicateEvaluable) throws(CDPredicateError) -> Bool {
         try evaluate(predicate, object: .object(object), bindings: variables)
     }
 
@@ -172,7 +172,7 @@ public struct PredicateEvaluator {
 
 extension PredicateNode {
     /// Evaluates the predicate with `object` as `SELF`; `$VARIABLES` come from `variables`.
-    public func evaluate(
+    package func evaluate(
         with object: any PredicateEvaluable, variables: [String: EvaluationValue] = [:]
     ) throws(CDPredicateError) -> Bool {
         try PredicateEvaluator(variables: variables).evaluate(self, with: object)

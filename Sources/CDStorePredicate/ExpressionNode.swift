@@ -1,5 +1,5 @@
 /// An expression: an operand of a comparison, in the shape of `NSExpression`.
-public indirect enum ExpressionNode: Equatable, Sendable {
+package indirect enum ExpressionNode: Equatable, Sendable {
     /// A constant value. Literal arrays whose members are all constants fold into `.constant(.array(…))`,
     /// a minus in front of a number literal folds into the number, and `CAST(constant, "NSDate")` folds
     /// into `.constant(.date(…))`.
@@ -45,7 +45,7 @@ public indirect enum ExpressionNode: Equatable, Sendable {
 }
 
 /// A binary arithmetic operator.
-public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
+package enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
     /// `+`, Foundation's `add:to:`.
     case add = "+"
     /// `-`, Foundation's `from:subtract:`.
@@ -68,7 +68,7 @@ public enum ArithmeticOperator: String, Equatable, Sendable, CaseIterable {
 }
 
 /// A set expression operator (not supported by Core Data, parsed for completeness).
-public enum SetOperator: String, Equatable, Sendable, CaseIterable {
+package enum SetOperator: String, Equatable, Sendable, CaseIterable {
     /// `UNION`.
     case union = "UNION"
     /// `INTERSECT`.
@@ -78,7 +78,7 @@ public enum SetOperator: String, Equatable, Sendable, CaseIterable {
 }
 
 /// What goes between `[` and `]` after an expression.
-public indirect enum PredicateIndex: Equatable, Sendable {
+package indirect enum PredicateIndex: Equatable, Sendable {
     /// `[FIRST]`.
     case first
     /// `[LAST]`.
@@ -91,13 +91,13 @@ public indirect enum PredicateIndex: Equatable, Sendable {
 
 extension ExpressionNode {
     /// A key path expression from a dotted string, e.g. `.keyPath("department.name")`.
-    public static func keyPath(_ dotted: String) -> ExpressionNode {
+    package static func keyPath(_ dotted: String) -> ExpressionNode {
         .keyPath(PredicateKeyPath(dotted))
     }
 
     /// Applies `path` to `base`, keeping key paths flat: `SELF` + `x` is the plain key path `x`, and a key
     /// path applied to a key path is one longer key path.
-    public static func applying(_ path: PredicateKeyPath, to base: ExpressionNode) -> ExpressionNode {
+    package static func applying(_ path: PredicateKeyPath, to base: ExpressionNode) -> ExpressionNode {
         switch base {
         case .evaluatedObject: return .keyPath(path)
         case .keyPath(let p): return .keyPath(p + path)
@@ -107,7 +107,7 @@ extension ExpressionNode {
     }
 
     /// Builds `{…}`, folding it into a constant array when every member is a constant.
-    public static func makeAggregate(_ members: [ExpressionNode]) -> ExpressionNode {
+    package static func makeAggregate(_ members: [ExpressionNode]) -> ExpressionNode {
         var values: [PredicateValue] = []
         for member in members {
             guard case .constant(let v) = member else { return .aggregate(members) }
@@ -117,7 +117,7 @@ extension ExpressionNode {
     }
 
     /// The constant value, when this is a constant.
-    public var constantValue: PredicateValue? {
+    package var constantValue: PredicateValue? {
         if case .constant(let v) = self { return v }
         return nil
     }

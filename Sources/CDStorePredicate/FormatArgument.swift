@@ -13,7 +13,7 @@ import Foundation
 /// | `%f %e %g %a` (and capitals) | `.double`, `.int`, a `.text`/`.string` that is a number | `.double` |
 /// | `%c %C` | `.int` (a code point) or one-character text | a one-character string |
 /// | `%s %S` | `.text`, `.string` | a string |
-public enum FormatArgument: Equatable, Sendable {
+package enum FormatArgument: Equatable, Sendable {
     /// An untyped command-line string, interpreted by its specifier (see the table above).
     case text(String)
     /// A string value.

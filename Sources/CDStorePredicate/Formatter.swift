@@ -19,9 +19,9 @@ import Foundation
 /// with only the parentheses precedence needs, `SELF.x` prints as `x`, and an infinite double prints as
 /// `1e999` / `-1e999` (Foundation: `inf`). Because of the boolean and
 /// integral-double rules, `.bool(true)` reads back as `.int(1)` and `.double(2)` as `.int(2)`.
-public enum PredicateFormatter {
+package enum PredicateFormatter {
     /// Prints a predicate.
-    public static func format(_ node: PredicateNode) -> String {
+    package static func format(_ node: PredicateNode) -> String {
         switch node {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .not(let inner): return "NOT " + nested(inner)
@@ -39,7 +39,7 @@ public enum PredicateFormatter {
     }
 
     /// Prints one comparison, e.g. `ANY tags.name BEGINSWITH[cd] "a"`.
-    public static func format(_ c: PredicateComparison) -> String {
+    package static func format(_ c: PredicateComparison) -> String {
         let prefix: String
         switch c.modifier {
         case .direct: prefix = ""
@@ -52,7 +52,7 @@ public enum PredicateFormatter {
     }
 
     /// Prints an expression.
-    public static func format(_ e: ExpressionNode) -> String {
+    package static func format(_ e: ExpressionNode) -> String {
         format(e, context: -1)
     }
 
@@ -112,7 +112,7 @@ public enum PredicateFormatter {
     }
 
     /// Prints a key path; reserved words get a `#` so they read back as keys.
-    public static func format(_ path: PredicateKeyPath) -> String {
+    package static func format(_ path: PredicateKeyPath) -> String {
         path.components.map { component in
             if case .key(let k) = component, PredicateParser.reservedWords.contains(k.uppercased()) {
                 return "#" + k
@@ -122,7 +122,7 @@ public enum PredicateFormatter {
     }
 
     /// Prints a constant value.
-    public static func format(_ v: PredicateValue) -> String {
+    package static func format(_ v: PredicateValue) -> String {
         switch v {
         case .null: return "nil"
         case .bool(let b): return b ? "1" : "0"
@@ -166,10 +166,10 @@ public enum PredicateFormatter {
 
 extension PredicateNode {
     /// The predicate in Foundation's `predicateFormat` style; see ``PredicateFormatter`` for the details.
-    public var format: String { PredicateFormatter.format(self) }
+    package var format: String { PredicateFormatter.format(self) }
 }
 
 extension ExpressionNode {
     /// The expression in Foundation's `NSExpression.description` style; see ``PredicateFormatter``.
-    public var format: String { PredicateFormatter.format(self) }
+    package var format: String { PredicateFormatter.format(self) }
 }

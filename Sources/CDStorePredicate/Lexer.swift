@@ -46,11 +46,11 @@ struct Token: Equatable, Sendable {
 }
 
 /// A `%` conversion such as `%@`, `%K`, `%d` or `%lld`.
-public struct FormatSpecifier: Equatable, Sendable {
+package struct FormatSpecifier: Equatable, Sendable {
     /// The conversion character: `@`, `K`, `d`, `f`, …
-    public var conversion: Character
+    package var conversion: Character
     /// The whole specifier as written, e.g. `%lld`.
-    public var spelling: String
+    package var spelling: String
 }
 
 /// Turns predicate text into tokens. Whitespace separates tokens and is otherwise ignored.

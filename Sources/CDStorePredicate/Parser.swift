@@ -7,15 +7,15 @@
 ///
 /// Precedence, loosest first: `OR`, `AND`, `NOT`, comparison, `UNION`/`INTERSECT`/`MINUS`, `|`, `^`, `&`,
 /// `+ -`, `* /`, `**` (right-associative), unary `-`, then `.` and `[…]`.
-public enum PredicateParser {
+package enum PredicateParser {
     /// The default nesting limit; deeper input is an error rather than a stack overflow.
-    public static let defaultMaxDepth = 500
+    package static let defaultMaxDepth = 500
 
     /// Parses a predicate, binding `%` specifiers to `arguments` in order.
     ///
     /// Every specifier needs an argument and every argument must be used. `$VARIABLES` stay in the tree;
     /// bind them with ``PredicateNode/substituting(variables:)``.
-    public static func parse(
+    package static func parse(
         _ text: String, arguments: [FormatArgument] = [], maxDepth: Int = defaultMaxDepth
     ) throws(CDPredicateError) -> PredicateNode {
         let parser = try Parser(text: text, arguments: arguments, maxDepth: maxDepth)
@@ -23,7 +23,7 @@ public enum PredicateParser {
     }
 
     /// Parses a lone expression, such as a derived attribute's `canonical:(name)` or `employees.@count`.
-    public static func parseExpression(
+    package static func parseExpression(
         _ text: String, arguments: [FormatArgument] = [], maxDepth: Int = defaultMaxDepth
     ) throws(CDPredicateError) -> ExpressionNode {
         let parser = try Parser(text: text, arguments: arguments, maxDepth: maxDepth)
@@ -31,7 +31,7 @@ public enum PredicateParser {
     }
 
     /// The reserved words of the format language; as keys they must be written with `#` (`#size`).
-    public static let reservedWords: Set<String> = [
+    package static let reservedWords: Set<String> = [
         "AND", "OR", "IN", "NOT", "ALL", "ANY", "SOME", "NONE", "LIKE", "CASEINSENSITIVE", "CI", "MATCHES",
         "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN", "NULL", "NIL", "SELF", "TRUE", "YES", "FALSE", "NO",
         "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY", "FETCH", "CAST", "TRUEPREDICATE", "FALSEPREDICATE",

@@ -1,16 +1,16 @@
 /// A dotted key path such as `department.name`, `employees.@sum.salary` or `@count`.
-public struct PredicateKeyPath: Equatable, Hashable, Sendable, CustomStringConvertible {
+package struct PredicateKeyPath: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The components in order.
-    public var components: [KeyPathComponent]
+    package var components: [KeyPathComponent]
 
     /// Creates a key path from components.
-    public init(_ components: [KeyPathComponent]) {
+    package init(_ components: [KeyPathComponent]) {
         self.components = components
     }
 
     /// Splits a dotted string: `"a.@count"` gives `[.key("a"), .collectionOperator(.count)]`. Used for
     /// `%K` arguments and by tests; it does not validate identifiers, so any key Core Data can name works.
-    public init(_ dotted: String) {
+    package init(_ dotted: String) {
         self.components = dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
             if part.hasPrefix("@") { return .collectionOperator(CollectionOperator(name: String(part.dropFirst()))) }
             return .key(String(part))
@@ -18,29 +18,29 @@ public struct PredicateKeyPath: Equatable, Hashable, Sendable, CustomStringConve
     }
 
     /// The keys without collection operators, e.g. `["employees", "salary"]` for `employees.@sum.salary`.
-    public var keys: [String] {
+    package var keys: [String] {
         components.compactMap { if case .key(let k) = $0 { return k } else { return nil } }
     }
 
     /// True when any component is a collection operator such as `@count`.
-    public var hasCollectionOperator: Bool {
+    package var hasCollectionOperator: Bool {
         components.contains { if case .collectionOperator = $0 { return true } else { return false } }
     }
 
     /// The dotted form, e.g. `employees.@count`. Keys are printed verbatim (see ``PredicateFormatter`` for
     /// the form that escapes reserved words).
-    public var description: String {
+    package var description: String {
         components.map(\.description).joined(separator: ".")
     }
 
     /// Concatenates two key paths.
-    public static func + (lhs: PredicateKeyPath, rhs: PredicateKeyPath) -> PredicateKeyPath {
+    package static func + (lhs: PredicateKeyPath, rhs: PredicateKeyPath) -> PredicateKeyPath {
         PredicateKeyPath(lhs.components + rhs.components)
     }
 }
 
 /// One step of a key path.
-public enum KeyPathComponent: Equatable, Hashable, Sendable, CustomStringConvertible {
+package enum KeyPathComponent: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A key (attribute or relationship name).
     case key(String)
     /// A collection operator, written `@name`. It applies to the collection reached so far, and any keys
@@ -48,7 +48,7 @@ public enum KeyPathComponent: Equatable, Hashable, Sendable, CustomStringConvert
     case collectionOperator(CollectionOperator)
 
     /// `name` or `@count`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .key(let k): return k
         case .collectionOperator(let op): return "@" + op.name
@@ -57,7 +57,7 @@ public enum KeyPathComponent: Equatable, Hashable, Sendable, CustomStringConvert
 }
 
 /// A key-value-coding collection operator.
-public enum CollectionOperator: Equatable, Hashable, Sendable {
+package enum CollectionOperator: Equatable, Hashable, Sendable {
     /// `@count`.
     case count
     /// `@sum`.
@@ -73,7 +73,7 @@ public enum CollectionOperator: Equatable, Hashable, Sendable {
 
     /// Maps a name without `@` to an operator; the five standard names are matched case-sensitively as
     /// key-value coding does.
-    public init(name: String) {
+    package init(name: String) {
         switch name {
         case "count": self = .count
         case "sum": self = .sum
@@ -85,7 +85,7 @@ public enum CollectionOperator: Equatable, Hashable, Sendable {
     }
 
     /// The name without `@`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .count: return "count"
         case .sum: return "sum"

@@ -3,7 +3,7 @@
 /// This is the contract between the parser and the layers that compile predicates (to SQL) or evaluate them
 /// (in memory). Parsing normalises spellings: `SOME` becomes `.any`, `=` becomes `.equal`, `=<` becomes
 /// `.lessThanOrEqual`, and so on, so consumers see one case per meaning.
-public indirect enum PredicateNode: Equatable, Sendable {
+package indirect enum PredicateNode: Equatable, Sendable {
     /// `TRUEPREDICATE` (`true`) or `FALSEPREDICATE` (`false`).
     case constant(Bool)
     /// `NOT p` / `! p`.
@@ -18,20 +18,20 @@ public indirect enum PredicateNode: Equatable, Sendable {
 }
 
 /// One comparison: `[modifier] left operator[options] right`.
-public struct PredicateComparison: Equatable, Sendable {
+package struct PredicateComparison: Equatable, Sendable {
     /// `ANY`/`SOME`, `ALL`, `NONE` or none of them.
-    public var modifier: ComparisonModifier
+    package var modifier: ComparisonModifier
     /// The left operand.
-    public var left: ExpressionNode
+    package var left: ExpressionNode
     /// The operator.
-    public var op: ComparisonOperator
+    package var op: ComparisonOperator
     /// The right operand. For `.between` it is the `{low, high}` pair.
-    public var right: ExpressionNode
+    package var right: ExpressionNode
     /// The `[cdnl]` options written after the operator.
-    public var options: ComparisonOptions
+    package var options: ComparisonOptions
 
     /// Creates a comparison.
-    public init(
+    package init(
         modifier: ComparisonModifier = .direct, left: ExpressionNode, op: ComparisonOperator,
         right: ExpressionNode, options: ComparisonOptions = []
     ) {
@@ -44,7 +44,7 @@ public struct PredicateComparison: Equatable, Sendable {
 }
 
 /// The quantifier in front of a comparison.
-public enum ComparisonModifier: String, Equatable, Sendable, CaseIterable {
+package enum ComparisonModifier: String, Equatable, Sendable, CaseIterable {
     /// No quantifier: compare the two values directly.
     case direct
     /// `ANY` or `SOME`: true if some element of the left collection satisfies the comparison.
@@ -56,7 +56,7 @@ public enum ComparisonModifier: String, Equatable, Sendable, CaseIterable {
 }
 
 /// A comparison operator, one case per meaning.
-public enum ComparisonOperator: String, Equatable, Sendable, CaseIterable {
+package enum ComparisonOperator: String, Equatable, Sendable, CaseIterable {
     /// `=` or `==`.
     case equal
     /// `!=` or `<>`.
@@ -89,7 +89,7 @@ public enum ComparisonOperator: String, Equatable, Sendable, CaseIterable {
     case utiEquals
 
     /// The spelling Foundation's `predicateFormat` uses for this operator.
-    public var symbol: String {
+    package var symbol: String {
         switch self {
         case .equal: return "=="
         case .notEqual: return "!="
@@ -110,7 +110,7 @@ public enum ComparisonOperator: String, Equatable, Sendable, CaseIterable {
     }
 
     /// True for the operators that work on strings and honour `[c]` and `[d]`.
-    public var isStringOperator: Bool {
+    package var isStringOperator: Bool {
         switch self {
         case .contains, .beginsWith, .endsWith, .like, .matches: return true
         default: return false

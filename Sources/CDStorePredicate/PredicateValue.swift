@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Numbers keep the integer/floating distinction the text had (`3` is `.int`, `3.0` and `3e0` are `.double`)
 /// so that the SQL layer can bind them with the right storage class.
-public enum PredicateValue: Equatable, Hashable, Sendable {
+package enum PredicateValue: Equatable, Hashable, Sendable {
     /// `NULL` / `NIL`, or an argument that stands for nil.
     case null
     /// `TRUE` / `YES` / `FALSE` / `NO`. Compares as the number 1 or 0.
@@ -22,7 +22,7 @@ public enum PredicateValue: Equatable, Hashable, Sendable {
     case array([PredicateValue])
 
     /// The value as a `Double` when it is a number, a boolean (0 or 1) or a date (seconds since 2001-01-01).
-    public var numericValue: Double? {
+    package var numericValue: Double? {
         switch self {
         case .bool(let b): return b ? 1 : 0
         case .int(let i): return Double(i)
@@ -33,20 +33,20 @@ public enum PredicateValue: Equatable, Hashable, Sendable {
     }
 
     /// The value when it is a string, otherwise nil.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// True for `.null`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }
 
 /// Dates as the text form of `CAST(…, "NSDate")` accepts them.
-public enum PredicateDate {
+package enum PredicateDate {
     /// Parses an ISO-8601 date as accepted by `CAST('…', 'NSDate')`: `2024-01-01T00:00:00Z`, with optional
     /// fractional seconds and a `Z` or `±hh:mm` zone, or a bare `2024-01-01` (midnight UTC). Nil if invalid.
-    public static func parseISO8601(_ text: String) -> Date? {
+    package static func parseISO8601(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let withTime = ISO8601DateFormatter()
         withTime.formatOptions = [.withInternetDateTime]
@@ -63,7 +63,7 @@ public enum PredicateDate {
     }
 
     /// A date from seconds since the reference date 2001-01-01T00:00:00Z, as Core Data stores them.
-    public static func fromReferenceSeconds(_ seconds: Double) -> Date {
+    package static func fromReferenceSeconds(_ seconds: Double) -> Date {
         Date(timeIntervalSinceReferenceDate: seconds)
     }
 }

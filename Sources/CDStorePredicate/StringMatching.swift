@@ -6,14 +6,14 @@ import Foundation
 /// Without options, strings compare by Unicode scalars (the same order as SQLite's `BINARY` collation on
 /// UTF-8 text) and are not normalised. With `[c]` and/or `[d]` both sides are first passed through
 /// ``fold(_:options:)``. `[n]` and `[l]` do not change results.
-public enum PredicateStringMatching {
+package enum PredicateStringMatching {
     /// Folds a string for comparison under `options`:
     /// - `[d]`: canonical decomposition (NFD), then every non-spacing mark is removed (`é` → `e`);
     /// - `[c]`: Unicode full case folding, done as upper-casing then lower-casing so that `ß` matches `SS`
     ///   and final `ς` matches `Σ` (plain lower-casing would miss those);
     /// - with either option the result is recomposed (NFC) so canonically equivalent inputs fold alike.
     /// Without `[c]` or `[d]` the string is returned unchanged.
-    public static func fold(_ s: String, options: ComparisonOptions) -> String {
+    package static func fold(_ s: String, options: ComparisonOptions) -> String {
         let caseless = options.contains(.caseInsensitive)
         let diacriticless = options.contains(.diacriticInsensitive)
         guard caseless || diacriticless else { return s }
@@ -29,38 +29,38 @@ public enum PredicateStringMatching {
     }
 
     /// `==` on strings.
-    public static func equals(_ a: String, _ b: String, options: ComparisonOptions = []) -> Bool {
+    package static func equals(_ a: String, _ b: String, options: ComparisonOptions = []) -> Bool {
         fold(a, options: options).utf8.elementsEqual(fold(b, options: options).utf8)
     }
 
     /// Three-way comparison for `<`, `<=`, `>`, `>=`: negative, zero or positive, by Unicode scalar
     /// (UTF-8 byte) order after folding.
-    public static func compare(_ a: String, _ b: String, options: ComparisonOptions = []) -> Int {
+    package static func compare(_ a: String, _ b: String, options: ComparisonOptions = []) -> Int {
         let x = fold(a, options: options).utf8, y = fold(b, options: options).utf8
         if x.elementsEqual(y) { return 0 }
         return x.lexicographicallyPrecedes(y) ? -1 : 1
     }
 
     /// `CONTAINS` on strings (and `IN` with the operands swapped): `needle` occurs in `haystack`.
-    public static func contains(_ haystack: String, _ needle: String, options: ComparisonOptions = []) -> Bool {
+    package static func contains(_ haystack: String, _ needle: String, options: ComparisonOptions = []) -> Bool {
         let h = Array(fold(haystack, options: options).utf8), n = Array(fold(needle, options: options).utf8)
         // UTF-8 is self-synchronising, so a byte match of valid UTF-8 is always a whole-scalar match.
         return n.isEmpty || h.firstRange(of: n) != nil
     }
 
     /// `BEGINSWITH`.
-    public static func beginsWith(_ s: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
+    package static func beginsWith(_ s: String, _ prefix: String, options: ComparisonOptions = []) -> Bool {
         fold(s, options: options).utf8.starts(with: fold(prefix, options: options).utf8)
     }
 
     /// `ENDSWITH`.
-    public static func endsWith(_ s: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
+    package static func endsWith(_ s: String, _ suffix: String, options: ComparisonOptions = []) -> Bool {
         fold(s, options: options).utf8.reversed().starts(with: fold(suffix, options: options).utf8.reversed())
     }
 
     /// `LIKE`: `pattern` matches all of `s`, where `*` is any run of characters (possibly empty), `?` is
     /// exactly one Unicode scalar, and `\` makes the next pattern character literal.
-    public static func like(_ s: String, pattern: String, options: ComparisonOptions = []) -> Bool {
+    package static func like(_ s: String, pattern: String, options: ComparisonOptions = []) -> Bool {
         let text = Array(fold(s, options: options).unicodeScalars)
         var tokens: [(scalar: Unicode.Scalar, wildcard: Bool)] = []
         var iterator = fold(pattern, options: options).unicodeScalars.makeIterator()
@@ -96,7 +96,7 @@ public enum PredicateStringMatching {
 
     /// The ICU regular expression equivalent to a `LIKE` pattern (anchored, `*` → `.*`, `?` → `.`), for
     /// callers that want to hand LIKE to a regex engine.
-    public static func likePatternToRegularExpression(_ pattern: String) -> String {
+    package static func likePatternToRegularExpression(_ pattern: String) -> String {
         var out = "\\A"
         var iterator = pattern.unicodeScalars.makeIterator()
         while let c = iterator.next() {
@@ -113,7 +113,7 @@ public enum PredicateStringMatching {
 
     /// `MATCHES`: the ICU regular expression `pattern` matches all of `s`. `[c]` makes the match
     /// case-insensitive; `[d]` removes diacritics from both sides first. Throws for an invalid pattern.
-    public static func matches(
+    package static func matches(
         _ s: String, regex pattern: String, options: ComparisonOptions = []
     ) throws(CDPredicateError) -> Bool {
         let diacriticOnly = options.intersection([.diacriticInsensitive])
@@ -154,7 +154,7 @@ private final class RegexCache: @unchecked Sendable {
 extension ComparisonOptions {
     /// Options from their letters in any case and order, e.g. `"cd"`; nil if a letter is not one of
     /// `c d n l`. Useful when options travel as text, e.g. as an argument of a SQL function.
-    public init?(letters: String) {
+    package init?(letters: String) {
         self = []
         for letter in letters.lowercased() {
             switch letter {

@@ -4,13 +4,13 @@ extension PredicateNode {
     /// A `SUBQUERY`'s own variable is bound by the subquery and left alone inside it. Throws
     /// `.unboundVariable` naming the first variable (in text order) that has no value. Members of `{…}`
     /// that all become constants fold into one constant array.
-    public func substituting(variables: [String: PredicateValue]) throws(CDPredicateError) -> PredicateNode {
+    package func substituting(variables: [String: PredicateValue]) throws(CDPredicateError) -> PredicateNode {
         try Substitution(values: variables).node(self, bound: [])
     }
 
     /// The `$VARIABLES` that must be given a value before evaluation, in first-use order (subquery
     /// variables inside their subquery do not count).
-    public var freeVariables: [String] {
+    package var freeVariables: [String] {
         var names: [String] = []
         Substitution.collect(self, bound: [], into: &names)
         return names
@@ -19,7 +19,7 @@ extension PredicateNode {
 
 extension ExpressionNode {
     /// Replaces `$VARIABLES` with constants; see ``PredicateNode/substituting(variables:)``.
-    public func substituting(variables: [String: PredicateValue]) throws(CDPredicateError) -> ExpressionNode {
+    package func substituting(variables: [String: PredicateValue]) throws(CDPredicateError) -> ExpressionNode {
         try Substitution(values: variables).expression(self, bound: [])
     }
 }

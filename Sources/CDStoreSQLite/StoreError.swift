@@ -1,10 +1,11 @@
+import CDStoreJSON
 /// An error from opening, reading or writing a store, with the entity, attribute and record concerned.
 ///
 /// `description` is one line, e.g.
 /// `record 3 (line 3): entity 'Person', attribute 'age': 70000 is out of range for Integer 16`.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; the CLI maps it to an exit status.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// A value, record or request that does not fit the model (exit status 1).
         case invalidInput
         /// The entity or property named does not exist in the model.
@@ -33,27 +34,27 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// What went wrong, in a sentence without the location.
-    public var message: String
+    package var message: String
     /// The entity concerned.
-    public var entity: String?
+    package var entity: String?
     /// The attribute or relationship concerned.
-    public var property: String?
+    package var property: String?
     /// Whether ``property`` is a relationship (the description says "relationship" instead of "attribute").
-    public var isRelationship = false
+    package var isRelationship = false
     /// Which input record (1-based), when the error concerns one.
-    public var record: Int?
+    package var record: Int?
     /// The input line of the record (NDJSON, CSV), when known.
-    public var line: Int?
+    package var line: Int?
     /// The number Core Data gives the same failure (`NSCocoaErrorDomain`), when this error says which: 1570 a
     /// required value is missing, 1580/1590 too few/many related objects, 1600 a Deny rule refused a delete,
     /// 1610–1680 a value breaks a rule of its attribute (1550 for other rules), 133021 a uniqueness constraint.
     /// Nil when the error does not say; the kinds ``Code`` names alone carry their number in ``description``.
-    public var coreDataCode: Int?
+    package var coreDataCode: Int?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
+    package init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
                 record: Int? = nil, line: Int? = nil) {
         self.code = code
         self.message = message
@@ -64,28 +65,28 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The same error, with Core Data's number for it (see ``coreDataCode``).
-    public func coreData(_ number: Int) -> StoreError {
+    package func coreData(_ number: Int) -> StoreError {
         var copy = self
         copy.coreDataCode = number
         return copy
     }
 
     /// The same error, about a relationship.
-    public func aboutRelationship() -> StoreError {
+    package func aboutRelationship() -> StoreError {
         var copy = self
         copy.isRelationship = true
         return copy
     }
 
     /// The same error, located at an input record.
-    public func at(record: Int?, line: Int?) -> StoreError {
+    package func at(record: Int?, line: Int?) -> StoreError {
         var copy = self
         copy.record = copy.record ?? record
         copy.line = copy.line ?? line
         return copy
     }
 
-    public var description: String {
+    package var description: String {
         var parts: [String] = []
         if let record {
             parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))

@@ -1,7 +1,8 @@
+import CDStoreJSON
 /// "Did you mean …?" hints for misspelt entity and property names.
-public enum Suggestion {
+package enum Suggestion {
     /// `"; did you mean 'name'?"` when a candidate is close to `word` (by edit distance), else "".
-    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    package static func didYouMean(_ word: String, among candidates: [String]) -> String {
         let lowered = word.lowercased()
         let scored = candidates.map { ($0, distance(lowered, $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return "" }

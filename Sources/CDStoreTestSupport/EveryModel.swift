@@ -3,9 +3,9 @@ import Foundation
 
 /// Every model cdstore's tests know, for round trips through a format: every version of every corpus bundle, the
 /// models in `Schemas/` (every version of a bundle, and the JSON models) and those in `Tests/Fixtures`.
-public enum EveryModel {
+package enum EveryModel {
     /// The models, each with a name for messages (`Bundle.xcdatamodeld/Version.xcdatamodel`, `Company.json`).
-    public static func load() throws -> [(name: String, loaded: LoadedModel)] {
+    package static func load() throws -> [(name: String, loaded: LoadedModel)] {
         var result: [(String, LoadedModel)] = []
         for version in try Corpus.allModelVersions() {
             result.append((version.deletingLastPathComponent().lastPathComponent + "/" + version.lastPathComponent,

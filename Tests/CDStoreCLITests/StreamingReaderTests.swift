@@ -1,3 +1,6 @@
+import CDStorePredicate
+import CDStoreModel
+import CDStoreJSON
 import CDStoreCLI
 import CDStoreIO
 import CDStoreSQLite

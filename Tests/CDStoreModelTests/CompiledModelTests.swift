@@ -47,10 +47,6 @@ func base64Hashes(_ hashes: [String: [UInt8]]) -> [String: String] {
 }
 
 @Suite(.serialized) struct CompiledModelTests {
-    init() {
-        VersionHasher.derivationFormatter = { foundationFormat($0, false) }
-    }
-
     /// (momd, version, source `.xcdatamodel`) for every `.mom` in the corpus, from the manifest.
     static func compiledVersions() throws -> [(momd: URL, version: String, source: URL)] {
         var result: [(URL, String, URL)] = []
@@ -158,10 +154,6 @@ func base64Hashes(_ hashes: [String: [UInt8]]) -> [String: String] {
 
 /// The models Core Data caches inside the corpus stores (`Z_MODELCACHE`).
 @Suite struct ModelCacheTests {
-    init() {
-        VersionHasher.derivationFormatter = { foundationFormat($0, false) }
-    }
-
     struct StoreCache {
         var store: String
         var blob: Data

@@ -7,10 +7,6 @@ import Testing
 /// ``ModelArchiver``: the model cache cdstore writes decodes, with cdstore's own decoder, to the model it was
 /// written from, and looks like the caches Apple writes.
 @Suite(.serialized) struct ModelArchiverTests {
-    init() {
-        VersionHasher.derivationFormatter = { foundationFormat($0, false) }
-    }
-
     /// The woocommerce versions whose `Site.visibility` (Integer 64) has the default "NO".
     var woocommerceVersions: [String] {
         let bundle = Corpus.models.appendingPathComponent("woocommerce__woocommerce-ios__WooCommerce.xcdatamodeld")
@@ -90,10 +86,6 @@ import Testing
 
 /// Single features of the archive, on a model built for them.
 @Suite(.serialized) struct ModelArchiverFeatureTests {
-    init() {
-        VersionHasher.derivationFormatter = { foundationFormat($0, false) }
-    }
-
     /// Vehicle (abstract) ← Car ← SportCar, Person; every attribute setting the archive holds.
     static var model: ManagedObjectModel {
         var vehicle = Entity(name: "Vehicle", isAbstract: true)

@@ -12,7 +12,6 @@ struct DecompileCorpusTests {
     /// Writes `source` as XML, reads it back and returns every difference that matters, one line each, and the
     /// model read back.
     static func roundTrip(_ source: LoadedModel, label: String) throws -> (problems: [String], reread: LoadedModel) {
-        DerivationHashing.install()
         let xml = XcodeModelWriter.contents(of: source.model)
         let reread = try XcodeModelReader.read(xml, file: URL(fileURLWithPath: "/decompiled/\(label)/contents"))
         var problems = reread.warnings.map { "warning reading the XML back: \($0)" }

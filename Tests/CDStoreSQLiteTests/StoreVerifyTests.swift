@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStoreTestSupport
 import Foundation

@@ -58,7 +58,7 @@ extension CDStore.Context {
     /// Inserts store-layer records (JSON values: nested objects, `{"_ref": {…}}` references, object ID strings)
     /// and returns the IDs of the objects they became.
     @discardableResult
-    public func insert(records: [InputRecord], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
+    package func insert(records: [InputRecord], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
         let collected = IDCollector()
         _ = try perform(writing: true) {
             try store.insert(records, into: entity, options: InsertOptions(upsert: upsert, onInsert: collected.add))

@@ -23,9 +23,9 @@ import CDStoreSQLite
 ///
 /// Core Data equivalent: an `NSFetchRequest` whose predicate is built with `NSComparisonPredicate` and
 /// `NSCompoundPredicate`.
-public struct Criteria: Sendable, Equatable {
+public struct Criteria: Sendable, Equatable, CustomStringConvertible {
     /// The filter; nil matches every object.
-    public var predicate: PredicateNode?
+    package var predicate: PredicateNode?
     /// The order, most significant first.
     public var sort: [SortDescriptor]
     /// At most this many objects.
@@ -34,7 +34,7 @@ public struct Criteria: Sendable, Equatable {
     public var offset: Int?
 
     /// Criteria with a filter (nil: all objects), an order and a window.
-    public init(predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil) {
+    package init(predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil) {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
@@ -51,6 +51,15 @@ public struct Criteria: Sendable, Equatable {
 
     /// Every object, in primary-key order.
     public static var all: Criteria { Criteria() }
+
+    /// The predicate in NSPredicate format, then the order and window: `age > 30 sorted by -salary limit 5`.
+    public var description: String {
+        var parts = [predicate.map { PredicateFormatter.format($0) } ?? "TRUEPREDICATE"]
+        if !sort.isEmpty { parts.append("sorted by " + sort.map { ($0.ascending ? "" : "-") + $0.keyPath }.joined(separator: ",")) }
+        if let limit { parts.append("limit \(limit)") }
+        if let offset { parts.append("offset \(offset)") }
+        return parts.joined(separator: " ")
+    }
 
     /// The fetch request these criteria describe for `entity`.
     public func request(for entity: String) -> ObjectFetchRequest {

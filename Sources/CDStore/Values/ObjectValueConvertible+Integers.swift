@@ -6,12 +6,9 @@ import CDStoreSQLite
 
 /// The integer types read a value only when it fits: 70000 is not an `Int16`, 1.5 is not an `Int`.
 extension ObjectValueConvertible where Self: FixedWidthInteger {
-    public var inputValue: InputValue {
-        Int64(exactly: self).map(InputValue.integer) ?? .double(Double(self))
-    }
-
-    public var predicateValue: PredicateValue {
-        Int64(exactly: self).map(PredicateValue.int) ?? .double(Double(self))
+    /// An integer, or (a `UInt64` past `Int64.max`) the nearest double.
+    public var objectValue: ObjectValue {
+        Int64(exactly: self).map(ObjectValue.integer) ?? .double(Double(self))
     }
 
     public init?(objectValue: ObjectValue) {

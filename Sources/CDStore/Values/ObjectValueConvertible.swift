@@ -20,15 +20,19 @@ import Foundation
 /// Core Data equivalent: the Objective-C classes an attribute's value has (`NSString`, `NSNumber`, `NSDate`,
 /// `NSData`, `NSUUID`, `NSURL`, `NSDecimalNumber`, `NSManagedObjectID`).
 public protocol ObjectValueConvertible: Sendable {
-    /// The value as a record field for inserts and updates, read by the attribute's type as JSON is.
-    var inputValue: InputValue { get }
-    /// The value as a predicate constant.
-    var predicateValue: PredicateValue { get }
+    /// The value as a store value: what inserts and updates write (read by the attribute's type) and what
+    /// predicates compare with.
+    var objectValue: ObjectValue { get }
     /// The Swift value of a fetched value, or nil when it is not one of this type (a string for an `Int`).
     init?(objectValue: ObjectValue)
 }
 
 extension ObjectValueConvertible {
+    /// The value as a record field for inserts and updates, read by the attribute's type as JSON is.
+    var inputValue: InputValue { objectValue.inputValue }
+    /// The value as a predicate constant.
+    var predicateValue: PredicateValue { objectValue.predicateValue }
+
     /// The value bound to a `%@` (or `%K`, `%d`, `%f`) in a predicate format.
     var formatArgument: FormatArgument {
         switch predicateValue {
@@ -44,8 +48,7 @@ extension ObjectValueConvertible {
 }
 
 extension String: ObjectValueConvertible {
-    public var inputValue: InputValue { .string(self) }
-    public var predicateValue: PredicateValue { .string(self) }
+    public var objectValue: ObjectValue { .string(self) }
     public init?(objectValue: ObjectValue) {
         switch objectValue {
         case .string(let text): self = text
@@ -56,8 +59,7 @@ extension String: ObjectValueConvertible {
 }
 
 extension Bool: ObjectValueConvertible {
-    public var inputValue: InputValue { .bool(self) }
-    public var predicateValue: PredicateValue { .bool(self) }
+    public var objectValue: ObjectValue { .bool(self) }
     public init?(objectValue: ObjectValue) {
         switch objectValue {
         case .bool(let value): self = value
@@ -68,8 +70,7 @@ extension Bool: ObjectValueConvertible {
 }
 
 extension Double: ObjectValueConvertible {
-    public var inputValue: InputValue { .double(self) }
-    public var predicateValue: PredicateValue { .double(self) }
+    public var objectValue: ObjectValue { .double(self) }
     public init?(objectValue: ObjectValue) {
         switch objectValue {
         case .double(let value), .decimal(let value): self = value
@@ -81,8 +82,7 @@ extension Double: ObjectValueConvertible {
 }
 
 extension Float: ObjectValueConvertible {
-    public var inputValue: InputValue { .double(Double(self)) }
-    public var predicateValue: PredicateValue { .double(Double(self)) }
+    public var objectValue: ObjectValue { .float(self) }
     public init?(objectValue: ObjectValue) {
         switch objectValue {
         case .float(let value): self = value
@@ -94,9 +94,7 @@ extension Float: ObjectValueConvertible {
 }
 
 extension Decimal: ObjectValueConvertible {
-    /// Core Data keeps decimals as SQLite REAL: the value stored is the nearest Double.
-    public var inputValue: InputValue { .double(NSDecimalNumber(decimal: self).doubleValue) }
-    public var predicateValue: PredicateValue { .double(NSDecimalNumber(decimal: self).doubleValue) }
+    public var objectValue: ObjectValue { .decimal(NSDecimalNumber(decimal: self).doubleValue) }
     public init?(objectValue: ObjectValue) {
         switch objectValue {
         // Through the shortest text that reads back to the stored Double: 0.1 is 0.1, not 0.1000000000000000055….
@@ -113,9 +111,7 @@ extension Decimal: ObjectValueConvertible {
 }
 
 extension Date: ObjectValueConvertible {
-    /// Seconds since 2001-01-01, exactly as Core Data stores dates.
-    public var inputValue: InputValue { .double(timeIntervalSinceReferenceDate) }
-    public var predicateValue: PredicateValue { .date(self) }
+    public var objectValue: ObjectValue { .date(timeIntervalSinceReferenceDate) }
     public init?(objectValue: ObjectValue) {
         guard case .date(let seconds) = objectValue else { return nil }
         self = Date(timeIntervalSinceReferenceDate: seconds)
@@ -123,10 +119,7 @@ extension Date: ObjectValueConvertible {
 }
 
 extension Data: ObjectValueConvertible {
-    /// Base64 text, which Binary attributes read.
-    public var inputValue: InputValue { .string(base64EncodedString()) }
-    /// Predicates have no data constants; the base64 text is what a string comparison would see.
-    public var predicateValue: PredicateValue { .string(base64EncodedString()) }
+    public var objectValue: ObjectValue { .data(self) }
     public init?(objectValue: ObjectValue) {
         guard case .data(let data) = objectValue else { return nil }
         self = data
@@ -134,8 +127,7 @@ extension Data: ObjectValueConvertible {
 }
 
 extension UUID: ObjectValueConvertible {
-    public var inputValue: InputValue { .string(uuidString) }
-    public var predicateValue: PredicateValue { .string(uuidString) }
+    public var objectValue: ObjectValue { .uuid(self) }
     public init?(objectValue: ObjectValue) {
         switch objectValue {
         case .uuid(let uuid): self = uuid
@@ -148,8 +140,7 @@ extension UUID: ObjectValueConvertible {
 }
 
 extension URL: ObjectValueConvertible {
-    public var inputValue: InputValue { .string(absoluteString) }
-    public var predicateValue: PredicateValue { .string(absoluteString) }
+    public var objectValue: ObjectValue { .string(absoluteString) }
     public init?(objectValue: ObjectValue) {
         guard case .string(let text) = objectValue, let url = URL(string: text) else { return nil }
         self = url
@@ -157,10 +148,7 @@ extension URL: ObjectValueConvertible {
 }
 
 extension ObjectID: ObjectValueConvertible {
-    /// The URI, which relationships read as a reference to an existing object.
-    public var inputValue: InputValue { .string(description) }
-    /// The URI, which a relationship (or `SELF`) compares with the object's key.
-    public var predicateValue: PredicateValue { .string(description) }
+    public var objectValue: ObjectValue { .string(description) }
     public init?(objectValue: ObjectValue) {
         guard case .string(let text) = objectValue, let id = ObjectID(uri: text) else { return nil }
         self = id
@@ -168,8 +156,7 @@ extension ObjectID: ObjectValueConvertible {
 }
 
 extension Optional: ObjectValueConvertible where Wrapped: ObjectValueConvertible {
-    public var inputValue: InputValue { self?.inputValue ?? .null }
-    public var predicateValue: PredicateValue { self?.predicateValue ?? .null }
+    public var objectValue: ObjectValue { self?.objectValue ?? .null }
     /// Nil for a nil value; fails when the value is there but not a `Wrapped`.
     public init?(objectValue: ObjectValue) {
         if case .null = objectValue {
@@ -182,9 +169,7 @@ extension Optional: ObjectValueConvertible where Wrapped: ObjectValueConvertible
 }
 
 extension Array: ObjectValueConvertible where Element: ObjectValueConvertible {
-    public var inputValue: InputValue { .array(map(\.inputValue)) }
-    /// A constant collection, for `IN %@`.
-    public var predicateValue: PredicateValue { .array(map(\.predicateValue)) }
+    public var objectValue: ObjectValue { .array(map(\.objectValue)) }
     public init?(objectValue: ObjectValue) {
         guard case .array(let values) = objectValue else { return nil }
         var elements: [Element] = []

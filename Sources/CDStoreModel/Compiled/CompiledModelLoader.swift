@@ -5,19 +5,19 @@ import Foundation
 /// `X.mom` files. The optional `.omo` ("optimized model") is ignored; the `.mom` holds the same model.
 ///
 /// Core Data equivalent: `NSManagedObjectModel(contentsOf:)` on a `.momd`/`.mom`.
-public enum CompiledModelLoader {
+package enum CompiledModelLoader {
     /// What `VersionInfo.plist` of a `.momd` says.
-    public struct VersionInfo: Sendable, Equatable {
+    package struct VersionInfo: Sendable, Equatable {
         /// `NSManagedObjectModel_CurrentVersionName`, if present.
-        public var currentVersionName: String?
+        package var currentVersionName: String?
         /// `NSManagedObjectModel_VersionHashes`: version name → entity name → 32-byte hash.
-        public var versionHashes: [String: [String: [UInt8]]]
+        package var versionHashes: [String: [String: [UInt8]]]
         /// `NSManagedObjectModel_VersionChecksums`: version name → base64 checksum (newer Xcode only).
-        public var versionChecksums: [String: String]
+        package var versionChecksums: [String: String]
     }
 
     /// Reads `VersionInfo.plist` of a `.momd` folder (binary or XML); nil when the folder has none.
-    public static func versionInfo(ofMomd folder: URL) throws -> VersionInfo? {
+    package static func versionInfo(ofMomd folder: URL) throws -> VersionInfo? {
         let file = folder.appendingPathComponent("VersionInfo.plist")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let value: PropertyListValue
@@ -47,7 +47,7 @@ public enum CompiledModelLoader {
     }
 
     /// The version names of a `.momd` (its `.mom` files without extension), sorted as a person would.
-    public static func versions(ofMomd folder: URL) throws -> [String] {
+    package static func versions(ofMomd folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".mom") }
             .map { String($0.dropLast(4)) }
@@ -56,7 +56,7 @@ public enum CompiledModelLoader {
 
     /// Loads a `.momd`: the version `version` names, else the current version of `VersionInfo.plist`, else
     /// the only `.mom`.
-    public static func loadMomd(_ folder: URL, version: String? = nil) throws -> LoadedModel {
+    package static func loadMomd(_ folder: URL, version: String? = nil) throws -> LoadedModel {
         let available = try versions(ofMomd: folder)
         let wanted = try ModelVersionChoice.pick(requested: version,
                                                  current: try versionInfo(ofMomd: folder)?.currentVersionName.map { ($0, "VersionInfo.plist") },
@@ -68,7 +68,7 @@ public enum CompiledModelLoader {
     }
 
     /// Loads a bare `.mom` file.
-    public static func loadMom(_ file: URL) throws -> LoadedModel {
+    package static func loadMom(_ file: URL) throws -> LoadedModel {
         let data: Data
         do {
             data = try Data(contentsOf: file)
@@ -85,7 +85,7 @@ public enum CompiledModelLoader {
     }
 
     /// Decodes an archive of `NSManagedObjectModel` held in memory (a `.mom`'s bytes).
-    public static func decode(_ data: Data, file: URL) throws -> LoadedModel {
+    package static func decode(_ data: Data, file: URL) throws -> LoadedModel {
         let result = try CompiledModelDecoder.decode(data, file: file.path)
         var loaded = LoadedModel(model: result.model, file: file, format: .compiled, warnings: result.warnings)
         loaded.propertyOrder = result.propertyOrder
@@ -95,9 +95,9 @@ public enum CompiledModelLoader {
 
 /// Reads the model Core Data caches inside a store (`Z_MODELCACHE.Z_CONTENT`): raw DEFLATE (RFC 1951, no zlib
 /// header) around the same keyed archive as a `.mom`. The store layer reads the blob and hands it here.
-public enum ModelCacheDecoder {
+package enum ModelCacheDecoder {
     /// Inflates and decodes a model cache; `file` names the store in errors and in ``LoadedModel/file``.
-    public static func decode(_ compressed: Data, file: URL = URL(string: "Z_MODELCACHE")!) throws -> LoadedModel {
+    package static func decode(_ compressed: Data, file: URL = URL(string: "Z_MODELCACHE")!) throws -> LoadedModel {
         let archive: Data
         do {
             archive = try RawInflate.inflate(compressed)
@@ -113,14 +113,14 @@ public enum ModelCacheDecoder {
 }
 
 /// Raw DEFLATE decompression with zlib (`inflateInit2` with window bits -15).
-public enum RawInflate {
+package enum RawInflate {
     /// Why the bytes are not a complete raw DEFLATE stream (zlib's message).
-    public struct Failure: Error {
-        public var message: String
+    package struct Failure: Error {
+        package var message: String
     }
 
     /// `input` decompressed; throws ``Failure`` for damaged or truncated input and for output beyond `limit` bytes.
-    public static func inflate(_ input: Data, limit: Int = 512 << 20) throws -> Data {
+    package static func inflate(_ input: Data, limit: Int = 512 << 20) throws -> Data {
         guard !input.isEmpty else { throw Failure(message: "empty input") }
         var stream = z_stream()
         var status = inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))

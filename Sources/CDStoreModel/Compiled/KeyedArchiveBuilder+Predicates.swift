@@ -3,7 +3,7 @@ import Foundation
 /// Turns predicate and expression text, as cdstore's model keeps it, into archived `NSPredicate` and
 /// `NSExpression` objects. The model layer cannot parse predicates (the parser is a layer above), so
 /// ``ModelArchiver`` asks the caller for one of these whenever a model holds predicate text.
-public protocol PredicateArchiving: Sendable {
+package protocol PredicateArchiving: Sendable {
     /// Writes the `NSPredicate` that `text` (a predicate format string) describes; returns its UID.
     func archivePredicate(_ text: String, into writer: inout KeyedArchiveBuilder) throws -> PropertyListValue
     /// Writes the `NSExpression` that `text` describes; returns its UID.
@@ -28,18 +28,18 @@ public protocol PredicateArchiving: Sendable {
 /// `NSFalsePredicate` and `NSAggregateExpression {NSCollection}`.
 extension KeyedArchiveBuilder {
     /// `NSExpressionType` values.
-    public enum ExpressionType: Int64 {
+    package enum ExpressionType: Int64 {
         case constant = 0, evaluatedObject = 1, variable = 2, keyPath = 3, function = 4, aggregate = 14
         case keyPathSpecifier = 10
     }
 
     /// `NSComparisonPredicateModifier`: direct 0, all 1, any 2.
-    public enum ComparisonModifier: Int64 {
+    package enum ComparisonModifier: Int64 {
         case direct = 0, all = 1, any = 2
     }
 
     /// `NSPredicateOperatorType` values.
-    public enum OperatorType: Int64 {
+    package enum OperatorType: Int64 {
         case lessThan = 0, lessThanOrEqual = 1, greaterThan = 2, greaterThanOrEqual = 3, equal = 4, notEqual = 5
         case matches = 6, like = 7, beginsWith = 8, endsWith = 9, `in` = 10, contains = 99, between = 100
 
@@ -62,7 +62,7 @@ extension KeyedArchiveBuilder {
     // MARK: Expressions
 
     /// `SELF`, written once and shared (as Foundation shares its singleton).
-    public mutating func selfExpression() -> PropertyListValue {
+    package mutating func selfExpression() -> PropertyListValue {
         let identity = "NSSelfExpression"
         if isWritten(identity) { return reference(identity) }
         let expression = begin(identity)
@@ -72,13 +72,13 @@ extension KeyedArchiveBuilder {
     }
 
     /// A constant; `value` is an object UID (``string(_:)``, ``number(_:)``, ``date(_:)``…) or ``null``.
-    public mutating func constantExpression(_ value: PropertyListValue) -> PropertyListValue {
+    package mutating func constantExpression(_ value: PropertyListValue) -> PropertyListValue {
         object(classes: ["NSConstantValueExpression", "NSExpression", "NSObject"],
                ["NSConstantValue": value, "NSExpressionType": .int(ExpressionType.constant.rawValue)])
     }
 
     /// `$name`.
-    public mutating func variableExpression(_ name: String) -> PropertyListValue {
+    package mutating func variableExpression(_ name: String) -> PropertyListValue {
         let expression = begin()
         end(expression, classes: ["NSVariableExpression", "NSExpression", "NSObject"],
             ["NSVariable": string(name), "NSExpressionType": .int(ExpressionType.variable.rawValue)])
@@ -86,7 +86,7 @@ extension KeyedArchiveBuilder {
     }
 
     /// A key path (`name`, `department.name`, `items.@count`) applied to `operand`, `SELF` when nil.
-    public mutating func keyPathExpression(_ path: String, operand: PropertyListValue? = nil) -> PropertyListValue {
+    package mutating func keyPathExpression(_ path: String, operand: PropertyListValue? = nil) -> PropertyListValue {
         let expression = begin()
         let base = operand ?? selfExpression()
         let selector = string(path.contains(".") ? "valueForKeyPath:" : "valueForKey:")
@@ -103,7 +103,7 @@ extension KeyedArchiveBuilder {
 
     /// A function call whose arguments are already written: a built-in (`now`, `count:`, `add:to:`, …) when
     /// `receiver` is nil, else a method of the receiver's value (`FUNCTION(receiver, "selector", …)`).
-    public mutating func functionExpression(_ selector: String, arguments: [PropertyListValue],
+    package mutating func functionExpression(_ selector: String, arguments: [PropertyListValue],
                                             receiver: PropertyListValue? = nil) -> PropertyListValue {
         let operand: PropertyListValue
         if let receiver {
@@ -123,14 +123,14 @@ extension KeyedArchiveBuilder {
     }
 
     /// `{a, b, …}` with expression members already written.
-    public mutating func aggregateExpression(_ members: [PropertyListValue]) -> PropertyListValue {
+    package mutating func aggregateExpression(_ members: [PropertyListValue]) -> PropertyListValue {
         let collection = array(members)
         return object(classes: ["NSAggregateExpression", "NSExpression", "NSObject"],
                       ["NSCollection": collection, "NSExpressionType": .int(ExpressionType.aggregate.rawValue)])
     }
 
     /// An NSDate object (`NS.time`: seconds since 2001-01-01).
-    public mutating func date(_ secondsSinceReferenceDate: Double) -> PropertyListValue {
+    package mutating func date(_ secondsSinceReferenceDate: Double) -> PropertyListValue {
         object(classes: ["NSDate", "NSObject"], ["NS.time": .real(secondsSinceReferenceDate)])
     }
 
@@ -139,7 +139,7 @@ extension KeyedArchiveBuilder {
     /// `left op[options] right` with an optional `ANY`/`ALL` modifier. `options` are Foundation's
     /// `NSComparisonPredicate.Options` bits: case-insensitive 1, diacritic-insensitive 2, normalized 4,
     /// locale-sensitive 8.
-    public mutating func comparisonPredicate(_ left: PropertyListValue, _ type: OperatorType, _ right: PropertyListValue,
+    package mutating func comparisonPredicate(_ left: PropertyListValue, _ type: OperatorType, _ right: PropertyListValue,
                                              modifier: ComparisonModifier = .direct, options: Int64 = 0) -> PropertyListValue {
         var fields: [String: PropertyListValue] = ["NSOperatorType": .int(type.rawValue), "NSModifier": .int(modifier.rawValue)]
         switch type {
@@ -157,14 +157,14 @@ extension KeyedArchiveBuilder {
     }
 
     /// `NOT p` (type 0), `a AND b …` (1) or `a OR b …` (2), with subpredicates already written.
-    public mutating func compoundPredicate(type: Int64, _ subpredicates: [PropertyListValue]) -> PropertyListValue {
+    package mutating func compoundPredicate(type: Int64, _ subpredicates: [PropertyListValue]) -> PropertyListValue {
         let list = array(subpredicates)
         return object(classes: ["NSCompoundPredicate", "NSPredicate", "NSObject"],
                       ["NSCompoundPredicateType": .int(type), "NSSubpredicates": list])
     }
 
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
-    public mutating func constantPredicate(_ value: Bool) -> PropertyListValue {
+    package mutating func constantPredicate(_ value: Bool) -> PropertyListValue {
         object(classes: [value ? "NSTruePredicate" : "NSFalsePredicate", "NSPredicate", "NSObject"], [:])
     }
 }

@@ -47,20 +47,20 @@ import Foundation
 /// Foundation's (strings are shared by value, not by identity); readers only follow UIDs.
 ///
 /// Core Data equivalent: `NSKeyedArchiver.archivedData(withRootObject: model)`.
-public enum ModelArchiver {
+package enum ModelArchiver {
     /// An archive and what could not be put in it.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The `bplist00` bytes of the keyed archive.
-        public var data: Data
+        package var data: Data
         /// Settings left out, one sentence each naming the entity and property (e.g. a default value that is not
         /// a number of the attribute's type).
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     /// Archives `model`. `predicates` archives predicate and expression text; without it a model holding any
     /// is refused. Throws ``ModelError`` (`unsupportedFormat`, naming the entity and property) for a
     /// predicate or expression that cannot be archived.
-    public static func archive(_ model: ManagedObjectModel, predicates: (any PredicateArchiving)? = nil) throws -> Result {
+    package static func archive(_ model: ManagedObjectModel, predicates: (any PredicateArchiving)? = nil) throws -> Result {
         var context = Context(model: model, predicates: predicates)
         let root = try context.archiveModel()
         let data: Data
@@ -76,7 +76,7 @@ public enum ModelArchiver {
     /// 8 transient, 0x10 no validation predicates, 0x20 no validation warnings, 0x40 no userInfo, 0x80 no
     /// version hash modifier, 0x100 Spotlight, 0x200 stored in truth, 0x400 ordered, 0x800 cloud-encrypted.
     /// A plain optional attribute gives 243, as in every cache.
-    public static func propertyFlags(optional: Bool, readOnly: Bool, transient: Bool, ordered: Bool = false,
+    package static func propertyFlags(optional: Bool, readOnly: Bool, transient: Bool, ordered: Bool = false,
                                      spotlight: Bool = false, truth: Bool = false, cloudEncrypted: Bool = false,
                                      hasValidation: Bool = false, hasUserInfo: Bool = false,
                                      hasVersionHashModifier: Bool = false) -> Int64 {

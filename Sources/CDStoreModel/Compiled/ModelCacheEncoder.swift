@@ -6,29 +6,29 @@ import Foundation
 ///
 /// The bytes are a pure function of the model (and of the system's zlib): the archive is deterministic and
 /// the compression level is fixed.
-public enum ModelCacheEncoder {
+package enum ModelCacheEncoder {
     /// The compressed archive and what the archive left out (``ModelArchiver/Result/warnings``).
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The `Z_CONTENT` bytes.
-        public var data: Data
+        package var data: Data
         /// Settings the archive does not hold, one sentence each.
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     /// The cache for `model`; see ``ModelArchiver/archive(_:predicates:)`` for `predicates` and the errors.
-    public static func encode(_ model: ManagedObjectModel, predicates: (any PredicateArchiving)? = nil) throws -> Result {
+    package static func encode(_ model: ManagedObjectModel, predicates: (any PredicateArchiving)? = nil) throws -> Result {
         let archived = try ModelArchiver.archive(model, predicates: predicates)
         return Result(data: try RawDeflate.deflate(archived.data), warnings: archived.warnings)
     }
 }
 
 /// Raw DEFLATE compression with zlib (`deflateInit2` with window bits -15), the counterpart of `RawInflate`.
-public enum RawDeflate {
+package enum RawDeflate {
     /// zlib's best compression: model caches are small, and a fixed level keeps the output reproducible.
-    public static let level: Int32 = 9
+    package static let level: Int32 = 9
 
     /// `input` compressed as a raw DEFLATE stream (no header, no checksum).
-    public static func deflate(_ input: Data) throws -> Data {
+    package static func deflate(_ input: Data) throws -> Data {
         var stream = z_stream()
         var status = deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                                    Int32(MemoryLayout<z_stream>.size))

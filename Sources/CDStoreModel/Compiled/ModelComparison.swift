@@ -27,10 +27,10 @@ import Foundation
 ///    fetchBatchSize, fetchOffset 0), and so are includePropertyValues for object-ID requests and
 ///    returnObjectsAsFaults for dictionary requests, which momc overrides.
 /// 9. Fetched properties' request is named `fetchedPropertyFetchRequest` (Xcode's name; archives have none).
-public enum ModelComparison {
+package enum ModelComparison {
     /// `model` in comparison form; `expressionFormatter` prints an expression (`isPredicate` false) or a
     /// predicate as Foundation does, returning nil when it cannot parse the text.
-    public static func normalised(_ model: ManagedObjectModel,
+    package static func normalised(_ model: ManagedObjectModel,
                                   expressionFormatter: ((_ text: String, _ isPredicate: Bool) -> String?)? = nil)
         -> ManagedObjectModel {
         func format(_ text: String?, predicate: Bool) -> String? {

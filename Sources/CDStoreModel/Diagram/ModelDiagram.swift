@@ -8,30 +8,30 @@
 /// ```
 ///
 /// Core Data equivalent: Xcode's model editor in graph style.
-public struct ModelDiagram: Sendable {
+package struct ModelDiagram: Sendable {
     /// One relationship line: a relationship and, when it has one, its inverse.
-    public struct Link: Sendable, Equatable {
+    package struct Link: Sendable, Equatable {
         /// The entity that declares ``relationship``.
-        public var source: String
-        public var relationship: Relationship
+        package var source: String
+        package var relationship: Relationship
         /// The entity at the other end.
-        public var destination: String
+        package var destination: String
         /// The inverse, declared by ``destination`` or one of its ancestors.
-        public var inverse: Relationship?
+        package var inverse: Relationship?
     }
 
     /// The model drawn.
-    public let model: ManagedObjectModel
+    package let model: ManagedObjectModel
     /// The entities drawn, in model order.
-    public let entities: [Entity]
+    package let entities: [Entity]
     /// The relationships drawn, each inverse pair once, in model order of the entity that declares the first.
-    public let links: [Link]
+    package let links: [Link]
     /// Sub-entity → parent entity, for the drawn entities whose parent is drawn too.
-    public let inheritance: [(child: String, parent: String)]
+    package let inheritance: [(child: String, parent: String)]
 
     /// A diagram of the whole model, or of the entities within `depth` steps of `focus` (a step is a relationship
     /// either way, or a parent or sub-entity). Throws when `focus` names no entity.
-    public init(_ model: ManagedObjectModel, around focus: String? = nil, depth: Int = 1) throws {
+    package init(_ model: ManagedObjectModel, around focus: String? = nil, depth: Int = 1) throws {
         self.model = model
         var names = Set(model.entities.map(\.name))
         if let focus {

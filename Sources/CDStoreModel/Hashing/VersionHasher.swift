@@ -1,3 +1,4 @@
+import CDStorePredicate
 import Crypto
 import Foundation
 
@@ -15,10 +16,9 @@ import Foundation
 ///
 /// Derived attributes: Core Data hashes the derivation expression as Foundation prints it
 /// (`NSExpression.predicateFormat`, e.g. `count:(pages)`), not as the model file writes it
-/// (`pages.@count`). The printer lives in `CDStorePredicate`, which this module cannot import: the layer
-/// above sets ``derivationFormatter`` (parse with `PredicateParser.parseExpression`, print with
-/// `PredicateFormatter.format`); without it the text is hashed as written. Either way ``canonicalDerivation(_:)``
-/// then rewrites collection operators as momc does (`path.@count` → `count:(path)`, `@sum`/`@avg`/`@min`/`@max`
+/// (`pages.@count`): the text is parsed with `PredicateParser.parseExpression` and printed with
+/// `PredicateFormatter.format` (text that does not parse is hashed as written). ``canonicalDerivation(_:)`` then
+/// rewrites collection operators as momc does (`path.@count` → `count:(path)`, `@sum`/`@avg`/`@min`/`@max`
 /// likewise), the form Core Data hashes.
 /// Compiled models and model caches already give the expression in Foundation's form.
 ///
@@ -28,11 +28,11 @@ import Foundation
 /// - ``entityHashes(of:)``, ``entityHash(_:in:)``
 /// - ``versionHash(of:)``, ``versionChecksum(of:)``, ``hashesDigest(of:)``
 /// - ``attributeHash(_:)``, ``relationshipHash(_:declaredBy:in:)``
-public enum VersionHasher {
+package enum VersionHasher {
     /// The version hash of every entity of `model`, keyed by entity name (32 bytes each).
     ///
     /// Core Data equivalent: `NSManagedObjectModel.entityVersionHashesByName`.
-    public static func entityHashes(of model: ManagedObjectModel) -> [String: [UInt8]] {
+    package static func entityHashes(of model: ManagedObjectModel) -> [String: [UInt8]] {
         var memo: [String: [UInt8]] = [:]
         var result: [String: [UInt8]] = [:]
         for entity in model.entities {
@@ -44,7 +44,7 @@ public enum VersionHasher {
     /// The version hash of one entity of `model`.
     ///
     /// Core Data equivalent: `NSEntityDescription.versionHash`.
-    public static func entityHash(_ entity: Entity, in model: ManagedObjectModel) -> [UInt8] {
+    package static func entityHash(_ entity: Entity, in model: ManagedObjectModel) -> [UInt8] {
         var memo: [String: [UInt8]] = [:]
         return entityHash(entity, in: model, memo: &memo, visiting: [])
     }
@@ -52,7 +52,7 @@ public enum VersionHasher {
     /// The model's version hash: SHA-256 over the entity hashes in entity-name order.
     ///
     /// Core Data equivalent: `NSManagedObjectModel.versionHash`.
-    public static func versionHash(of model: ManagedObjectModel) -> [UInt8] {
+    package static func versionHash(of model: ManagedObjectModel) -> [UInt8] {
         let hashes = entityHashes(of: model)
         var sha = SHA256()
         for name in hashes.keys.sorted(by: utf16Order) { sha.update(data: hashes[name]!) }
@@ -63,18 +63,18 @@ public enum VersionHasher {
     ///
     /// Core Data equivalent: `NSManagedObjectModel.versionChecksum`; stores keep it as
     /// `NSStoreModelVersionChecksumKey`, compiled models in `NSManagedObjectModel_VersionChecksums`.
-    public static func versionChecksum(of model: ManagedObjectModel) -> String {
+    package static func versionChecksum(of model: ManagedObjectModel) -> String {
         Data(versionHash(of: model)).base64EncodedString()
     }
 
     /// The store metadata value `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over every entity,
     /// in name order, as its UTF-8 name followed by its 32-byte hash.
-    public static func hashesDigest(of model: ManagedObjectModel) -> String {
+    package static func hashesDigest(of model: ManagedObjectModel) -> String {
         hashesDigest(of: entityHashes(of: model))
     }
 
     /// `NSStoreModelVersionHashesDigest` of a set of entity hashes (for example read from a store).
-    public static func hashesDigest(of hashes: [String: [UInt8]]) -> String {
+    package static func hashesDigest(of hashes: [String: [UInt8]]) -> String {
         var sha = SHA512()
         for name in hashes.keys.sorted(by: utf16Order) {
             sha.update(data: Array(name.utf8))
@@ -89,7 +89,7 @@ public enum VersionHasher {
     ///
     /// Not hashed: default value, validation, value transformer, class names, indexing, userInfo and the
     /// renaming identifier; changing those needs no migration.
-    public static func attributeHash(_ attribute: Attribute) -> [UInt8] {
+    package static func attributeHash(_ attribute: Attribute) -> [UInt8] {
         if let expression = attribute.derivationExpression {
             // Core Data computes the base hash of a derived attribute but does not feed it in: only the
             // expression counts (see the type's note on expression text).
@@ -109,7 +109,7 @@ public enum VersionHasher {
     ///
     /// The delete rule is not hashed. The inverse's name is hashed unless the relationship is its own
     /// inverse (a reflexive many-to-many).
-    public static func relationshipHash(_ relationship: Relationship, declaredBy declaringEntity: String,
+    package static func relationshipHash(_ relationship: Relationship, declaredBy declaringEntity: String,
                                         in model: ManagedObjectModel) -> [UInt8] {
         var sha = SHA256()
         sha.update(data: propertyBaseHash(name: relationship.name, isOptional: relationship.isOptional,
@@ -126,28 +126,18 @@ public enum VersionHasher {
         return Array(sha.finalize())
     }
 
-    /// Prints a derivation expression as Foundation's `predicateFormat` would (set by the store/CLI layer to
-    /// cdstore's predicate parser and printer). When nil, or when it returns nil, ``canonicalDerivation(_:)``
-    /// uses its built-in rewrite.
-    public static var derivationFormatter: (@Sendable (String) -> String?)? {
-        get { formatterBox.get() }
-        set { formatterBox.set(newValue) }
-    }
-
-    private static let formatterBox = FormatterBox()
-
-    /// The derivation expression text that is hashed: ``derivationFormatter``'s output (or the text as
-    /// written), with collection operators rewritten as momc does (``rewritingCollectionOperators(_:)``).
-    public static func canonicalDerivation(_ expression: String) -> String {
+    /// The derivation expression text that is hashed: Foundation's `predicateFormat` of it (or the text as
+    /// written, when it does not parse), with collection operators rewritten as momc does (``rewritingCollectionOperators(_:)``).
+    package static func canonicalDerivation(_ expression: String) -> String {
         var text = expression.trimmingCharacters(in: .whitespaces)
-        if let formatter = derivationFormatter, let printed = formatter(text) { text = printed }
+        if let parsed = try? PredicateParser.parseExpression(text) { text = PredicateFormatter.format(parsed) }
         return rewritingCollectionOperators(text)
     }
 
     /// momc stores a derivation `a.b.@count` as the function expression `count:(a.b)` (seen in SwiftGen's
     /// compiled model), so that is the form Core Data hashes; likewise `@sum` → `sum:`, `@avg` → `average:`,
     /// `@min` → `min:`, `@max` → `max:`. Other text is returned unchanged.
-    public static func rewritingCollectionOperators(_ expression: String) -> String {
+    package static func rewritingCollectionOperators(_ expression: String) -> String {
         let text = expression
         let functions = ["@count": "count:", "@sum": "sum:", "@avg": "average:", "@min": "min:", "@max": "max:"]
         var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -237,12 +227,4 @@ func utf16Order(_ a: String, _ b: String) -> Bool {
 
 private func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.littleEndian) { Array($0) }
-}
-
-/// Holds ``VersionHasher/derivationFormatter`` behind a lock.
-private final class FormatterBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: (@Sendable (String) -> String?)?
-    func get() -> (@Sendable (String) -> String?)? { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: (@Sendable (String) -> String?)?) { lock.lock(); value = newValue; lock.unlock() }
 }

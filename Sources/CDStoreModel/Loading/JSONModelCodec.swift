@@ -21,14 +21,14 @@ import Foundation
 /// `Model.json:12:9: entity 'Person', property 'age': unknown attribute type 'Int' at entities[0].attributes[1].type …`.
 ///
 /// Core Data has no equivalent; the closest is the Xcode model XML (`contents`).
-public enum JSONModelCodec {
+package enum JSONModelCodec {
     /// The value of the top-level `format` key.
-    public static let formatName = "cdstore-model"
+    package static let formatName = "cdstore-model"
     /// The value of the top-level `formatVersion` key this version of cdstore reads and writes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Writes `model` as a JSON model: UTF-8, sorted keys, pretty-printed, ending with a newline.
-    public static func encode(_ model: ManagedObjectModel) throws -> Data {
+    package static func encode(_ model: ManagedObjectModel) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(tree(of: model))
@@ -42,7 +42,7 @@ public enum JSONModelCodec {
     /// ``ModelValidator`` can point at them.
     /// - Throws: ``ModelError`` with code `malformedJSON` (syntax, unknown or missing keys, wrong types) or
     ///   `invalidValue` (unknown attribute type or delete rule).
-    public static func decode(_ data: Data, file: URL) throws -> LoadedModel {
+    package static func decode(_ data: Data, file: URL) throws -> LoadedModel {
         let name = file.relativePath
         let root: JSONNode
         do {

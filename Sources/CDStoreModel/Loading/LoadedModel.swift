@@ -1,7 +1,7 @@
 import Foundation
 
 /// The forms a model can be read from.
-public enum ModelFormat: String, Sendable {
+package enum ModelFormat: String, Sendable {
     /// An Xcode model (`.xcdatamodeld`, `.xcdatamodel` or its `contents` file).
     case xcode
     /// cdstore's JSON model.
@@ -15,53 +15,53 @@ public enum ModelFormat: String, Sendable {
 }
 
 /// Where in its file each entity and property was declared, for error messages.
-public struct ModelSourceMap: Sendable, Equatable {
+package struct ModelSourceMap: Sendable, Equatable {
     /// A line and column in the model file (1-based).
-    public struct Location: Sendable, Equatable {
-        public var line: Int
-        public var column: Int
-        public init(line: Int, column: Int) {
+    package struct Location: Sendable, Equatable {
+        package var line: Int
+        package var column: Int
+        package init(line: Int, column: Int) {
             self.line = line
             self.column = column
         }
     }
     /// Locations keyed by entity name.
-    public var entities: [String: Location] = [:]
+    package var entities: [String: Location] = [:]
     /// Locations keyed by "Entity.property".
-    public var properties: [String: Location] = [:]
+    package var properties: [String: Location] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The location of `entity`, or of its `property` when one is given and known.
-    public func location(entity: String, property: String? = nil) -> Location? {
+    package func location(entity: String, property: String? = nil) -> Location? {
         if let property, let found = properties["\(entity).\(property)"] { return found }
         return entities[entity]
     }
 }
 
 /// A model together with where it came from: the result of ``ModelLoader/load(_:version:)``.
-public struct LoadedModel: Sendable {
+package struct LoadedModel: Sendable {
     /// The model.
-    public var model: ManagedObjectModel
+    package var model: ManagedObjectModel
     /// The file that was read (the `contents` file of an Xcode model version).
-    public var file: URL
+    package var file: URL
     /// The form it was read from.
-    public var format: ModelFormat
+    package var format: ModelFormat
     /// The version's name for a versioned bundle (e.g. "Model 2"), else nil.
-    public var versionName: String?
+    package var versionName: String?
     /// The names of all versions of the bundle it came from (just one for an unversioned model).
-    public var availableVersions: [String]
+    package var availableVersions: [String]
     /// Things that were skipped or guessed while reading, one sentence each with the file and line.
-    public var warnings: [String]
+    package var warnings: [String]
     /// Where each entity and property is declared.
-    public var sourceMap: ModelSourceMap
+    package var sourceMap: ModelSourceMap
     /// For a compiled model or a store's cached model: each entity's property names in the order of the
     /// archive's property dictionary (`NSProperties`; a model cache lists inherited properties too). Empty for
     /// XML and JSON models. Pass it to the store layout as `StoreLayout.Options(propertyOrder:)`.
-    public var propertyOrder: [String: [String]] = [:]
+    package var propertyOrder: [String: [String]] = [:]
 
     /// Creates a loaded model.
-    public init(model: ManagedObjectModel, file: URL, format: ModelFormat, versionName: String? = nil,
+    package init(model: ManagedObjectModel, file: URL, format: ModelFormat, versionName: String? = nil,
                 availableVersions: [String] = [], warnings: [String] = [], sourceMap: ModelSourceMap = .init()) {
         self.model = model
         self.file = file

@@ -11,9 +11,9 @@ import Foundation
 ///
 /// An existing output is replaced as a whole, as a file would be: the new files are built beside it and
 /// moved into place, so a folder never mixes old versions with new ones.
-public enum ModelFileWriter {
+package enum ModelFileWriter {
     /// The forms a model can be written in.
-    public enum Format: String, Sendable, Equatable {
+    package enum Format: String, Sendable, Equatable {
         /// cdstore's JSON model.
         case json
         /// One Xcode model version folder.
@@ -22,7 +22,7 @@ public enum ModelFileWriter {
         case xcdatamodeld
 
         /// The form `path` names by its extension.
-        public init(path: String) throws {
+        package init(path: String) throws {
             switch URL(fileURLWithPath: path).pathExtension.lowercased() {
             case "xcdatamodeld": self = .xcdatamodeld
             case "xcdatamodel": self = .xcdatamodel
@@ -37,7 +37,7 @@ public enum ModelFileWriter {
     /// Writes `versions` to `path` in the form the path names and returns what the form could not hold (see
     /// ``XcodeModelWriter/limitations(of:)``), one sentence per problem, prefixed with the version's name.
     @discardableResult
-    public static func write(_ versions: ModelVersions, to path: String) throws -> [String] {
+    package static func write(_ versions: ModelVersions, to path: String) throws -> [String] {
         let output = URL(fileURLWithPath: path).standardizedFileURL
         switch try Format(path: path) {
         case .json:

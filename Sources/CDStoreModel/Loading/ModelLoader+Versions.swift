@@ -2,20 +2,20 @@ import Foundation
 
 /// Every version of a model and which one is current: what an `.xcdatamodeld` bundle or a compiled `.momd`
 /// holds, or a single model as its only version.
-public struct ModelVersions: Sendable {
+package struct ModelVersions: Sendable {
     /// The versions, in the order a person sorts their names ("Model 2" before "Model 10").
-    public var versions: [LoadedModel]
+    package var versions: [LoadedModel]
     /// The position of the current version in ``versions``.
-    public var currentIndex: Int
+    package var currentIndex: Int
 
     /// Creates a set of versions.
-    public init(versions: [LoadedModel], currentIndex: Int) {
+    package init(versions: [LoadedModel], currentIndex: Int) {
         self.versions = versions
         self.currentIndex = currentIndex
     }
 
     /// The current version.
-    public var current: LoadedModel { versions[currentIndex] }
+    package var current: LoadedModel { versions[currentIndex] }
 }
 
 extension ModelLoader {
@@ -24,7 +24,7 @@ extension ModelLoader {
     ///
     /// The current version is the one ``load(_:version:)`` picks: `version` when given, else the one
     /// `.xccurrentversion` or `VersionInfo.plist` names, else the only one.
-    public static func loadVersions(_ path: String, current version: String? = nil) throws -> ModelVersions {
+    package static func loadVersions(_ path: String, current version: String? = nil) throws -> ModelVersions {
         let current = try load(path, version: version)
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let names = current.availableVersions

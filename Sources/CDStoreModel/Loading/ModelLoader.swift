@@ -12,9 +12,9 @@ import Foundation
 /// - `X.mom`: one compiled model version.
 ///
 /// Core Data equivalent: `NSManagedObjectModel(contentsOf:)`.
-public enum ModelLoader {
+package enum ModelLoader {
     /// Loads the model at `path`; `version` picks a version of an `.xcdatamodeld` bundle.
-    public static func load(_ path: String, version: String? = nil) throws -> LoadedModel {
+    package static func load(_ path: String, version: String? = nil) throws -> LoadedModel {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -54,7 +54,7 @@ public enum ModelLoader {
 
     /// The version names of an `.xcdatamodeld` bundle, without the `.xcdatamodel` extension, in the order
     /// a person would sort them ("Model 2" before "Model 10").
-    public static func versions(ofBundle bundle: URL) throws -> [String] {
+    package static func versions(ofBundle bundle: URL) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
         return names.filter { $0.hasSuffix(".xcdatamodel") }
             .map { String($0.dropLast(".xcdatamodel".count)) }
@@ -62,7 +62,7 @@ public enum ModelLoader {
     }
 
     /// The version `.xccurrentversion` names, if the file exists and names one.
-    public static func currentVersion(ofBundle bundle: URL) -> String? {
+    package static func currentVersion(ofBundle bundle: URL) -> String? {
         let file = bundle.appendingPathComponent(".xccurrentversion")
         guard let data = try? Data(contentsOf: file),
               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],

@@ -8,9 +8,9 @@ import FoundationXML
 /// Every element and attribute Xcode writes is read. Elements cdstore does not know are skipped with a
 /// warning naming the file and line; the diagram layout (`<elements>`) is skipped silently, as it does not
 /// belong to the model.
-public enum XcodeModelReader {
+package enum XcodeModelReader {
     /// Parses `data`, the contents of `file`.
-    public static func read(_ data: Data, file: URL) throws -> LoadedModel {
+    package static func read(_ data: Data, file: URL) throws -> LoadedModel {
         if let bad = firstInvalidUTF8(data) {
             throw ModelError(.malformedXML, "not well-formed XML (bytes that are not UTF-8)", file: file.path,
                              line: bad.line, column: bad.column)

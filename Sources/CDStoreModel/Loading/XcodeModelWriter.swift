@@ -24,7 +24,7 @@ import Foundation
 ///
 /// Core Data equivalent: none; Xcode's model editor saves this file (atomicbird/momdec does the same from a
 /// compiled model on macOS).
-public enum XcodeModelWriter {
+package enum XcodeModelWriter {
     /// Model settings of a new Xcode 15.4 model, used for a model that was not read from XML (a compiled
     /// model, a store's cache, a JSON model without `fileSettings`).
     static let newModelSettings: [(String, String)] = [
@@ -44,7 +44,7 @@ public enum XcodeModelWriter {
     static let compilerSettings: Set<String> = ["CDMCompilerToolVersion", "CDMCompilerXcodeVersion"]
 
     /// The `contents` XML of `model`, UTF-8.
-    public static func contents(of model: ManagedObjectModel) -> Data {
+    package static func contents(of model: ManagedObjectModel) -> Data {
         var root = ModelXMLElement("model")
         root.attributes = modelAttributes(model)
         root.children = model.entities.map(entityElement)
@@ -68,14 +68,14 @@ public enum XcodeModelWriter {
 
     /// Writes `model` as an `.xcdatamodel` version folder: `folder/contents`. The folder is created if needed;
     /// an existing `contents` is replaced.
-    public static func writeVersion(_ model: ManagedObjectModel, to folder: URL) throws {
+    package static func writeVersion(_ model: ManagedObjectModel, to folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try contents(of: model).write(to: folder.appendingPathComponent("contents"), options: .atomic)
     }
 
     /// Writes an `.xcdatamodeld` bundle: one `<name>.xcdatamodel/contents` per version, in the order given, and
     /// `.xccurrentversion` naming `current`, which must be one of the names.
-    public static func writeBundle(_ versions: [(name: String, model: ManagedObjectModel)], current: String,
+    package static func writeBundle(_ versions: [(name: String, model: ManagedObjectModel)], current: String,
                                    to bundle: URL) throws {
         guard versions.contains(where: { $0.name == current }) else {
             throw ModelError(.unknownVersion, "the current version '\(current)' is not one of the versions written "
@@ -91,7 +91,7 @@ public enum XcodeModelWriter {
 
     /// The `.xccurrentversion` property list naming `version` (without `.xcdatamodel`), byte for byte as Xcode
     /// writes it.
-    public static func currentVersionFile(naming version: String) -> Data {
+    package static func currentVersionFile(naming version: String) -> Data {
         Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -107,7 +107,7 @@ public enum XcodeModelWriter {
 
     /// What `model` holds that an Xcode model cannot, one sentence each; empty when the written XML reads back
     /// to the same model. Each of these changes what reading the output gives.
-    public static func limitations(of model: ManagedObjectModel) -> [String] {
+    package static func limitations(of model: ManagedObjectModel) -> [String] {
         var found: [String] = []
         if model.versionIdentifiers.count > 1 {
             found.append("the model has \(model.versionIdentifiers.count) version identifiers and an Xcode model "

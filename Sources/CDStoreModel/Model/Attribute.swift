@@ -21,19 +21,19 @@ public struct Attribute: Sendable, Equatable {
     /// The default value as text (XML `defaultValueString`): numbers as text, Boolean "YES"/"NO".
     public var defaultValue: String? = nil
     /// The default value of a Date attribute, in seconds since 2001-01-01 (XML `defaultDateTimeInterval`).
-    public var defaultDateTimeInterval: Double? = nil
+    package var defaultDateTimeInterval: Double? = nil
     /// Minimum value (numbers) or minimum length (strings, binary data), as text (XML `minValueString`).
     public var minValue: String? = nil
     /// Maximum value (numbers) or maximum length (strings, binary data), as text (XML `maxValueString`).
     public var maxValue: String? = nil
     /// Earliest allowed date, seconds since 2001-01-01 (XML `minDateTimeInterval`).
-    public var minDateTimeInterval: Double? = nil
+    package var minDateTimeInterval: Double? = nil
     /// Latest allowed date, seconds since 2001-01-01 (XML `maxDateTimeInterval`).
-    public var maxDateTimeInterval: Double? = nil
+    package var maxDateTimeInterval: Double? = nil
     /// A regular expression every string value must match as a whole (XML `regularExpressionString`).
     public var regularExpression: String? = nil
     /// Whether generated code uses a scalar type; no effect on storage (XML `usesScalarValueType`).
-    public var usesScalarValueType: Bool? = nil
+    package var usesScalarValueType: Bool? = nil
     /// The value transformer of a Transformable attribute (XML `valueTransformerName`).
     public var valueTransformerName: String? = nil
     /// The class generated code uses for a Transformable attribute (XML `customClassName`).
@@ -41,23 +41,23 @@ public struct Attribute: Sendable, Equatable {
     /// Binary data may live in files beside the store (XML `allowsExternalBinaryDataStorage`).
     public var allowsExternalBinaryDataStorage: Bool = false
     /// Persistent history keeps the value after deletion (XML `preserveAfterDeletion`).
-    public var preservesValueInHistoryOnDeletion: Bool = false
+    package var preservesValueInHistoryOnDeletion: Bool = false
     /// Indexed by Spotlight (XML `spotlightIndexingEnabled`).
-    public var isIndexedBySpotlight: Bool = false
+    package var isIndexedBySpotlight: Bool = false
     /// Stored in the external record (XML `storedInTruthFile`).
-    public var isStoredInExternalRecord: Bool = false
+    package var isStoredInExternalRecord: Bool = false
     /// Encrypted in CloudKit (XML `allowsCloudEncryption`).
-    public var allowsCloudEncryption: Bool = false
+    package var allowsCloudEncryption: Bool = false
     /// The legacy per-attribute index flag (XML `indexed`).
     public var isIndexed: Bool = false
     /// The name of the composite type of a Composite attribute (XML `composite`).
-    public var compositeName: String? = nil
+    package var compositeName: String? = nil
     /// The attribute's name in an earlier model version, for migration (XML `elementID`).
     public var renamingIdentifier: String? = nil
     /// Text mixed into the version hash to force a new version (XML `versionHashModifier`).
-    public var versionHashModifier: String? = nil
+    package var versionHashModifier: String? = nil
     /// Whether the attribute is marked syncable (XML `syncable`); kept only so models round-trip.
-    public var syncable: Bool? = nil
+    package var syncable: Bool? = nil
     /// Free-form key/value pairs (XML `userInfo`).
     public var userInfo: [String: String] = [:]
 

@@ -23,7 +23,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
     case composite = "Composite"
 
     /// The `NSAttributeType` raw value (100 for Integer 16 … 2100 for Composite).
-    public var code: Int32 {
+    package var code: Int32 {
         switch self {
         case .undefined: 0
         case .integer16: 100
@@ -45,7 +45,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
     }
 
     /// The type whose `NSAttributeType` raw value is `code`, if any.
-    public init?(code: Int) {
+    package init?(code: Int) {
         guard let type = AttributeType.allCases.first(where: { Int($0.code) == code }) else { return nil }
         self = type
     }
@@ -57,7 +57,7 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
     public var isNumeric: Bool { isInteger || self == .decimal || self == .double || self == .float }
 
     /// The closed range an integer attribute of this type can hold, or nil for non-integer types.
-    public var integerRange: ClosedRange<Int64>? {
+    package var integerRange: ClosedRange<Int64>? {
         switch self {
         case .integer16: Int64(Int16.min)...Int64(Int16.max)
         case .integer32: Int64(Int32.min)...Int64(Int32.max)
@@ -77,7 +77,7 @@ public enum DeleteRule: String, CaseIterable, Sendable, Codable {
     case deny = "Deny"
 
     /// The `NSDeleteRule` raw value (0 no action, 1 nullify, 2 cascade, 3 deny).
-    public var code: Int {
+    package var code: Int {
         switch self {
         case .noAction: 0
         case .nullify: 1
@@ -87,7 +87,7 @@ public enum DeleteRule: String, CaseIterable, Sendable, Codable {
     }
 
     /// The rule whose `NSDeleteRule` raw value is `code`, if any.
-    public init?(code: Int) {
+    package init?(code: Int) {
         guard let rule = DeleteRule.allCases.first(where: { $0.code == code }) else { return nil }
         self = rule
     }

@@ -15,13 +15,13 @@ public struct Entity: Sendable, Equatable {
     /// The entity's name in an earlier model version (XML `elementID`).
     public var renamingIdentifier: String? = nil
     /// Text mixed into the version hash (XML `versionHashModifier`).
-    public var versionHashModifier: String? = nil
+    package var versionHashModifier: String? = nil
     /// Xcode's code generation setting ("class", "category"; nil = manual). Not part of the compiled model.
-    public var codeGenerationType: String? = nil
+    package var codeGenerationType: String? = nil
     /// Whether the entity is marked syncable (XML `syncable`); kept only so models round-trip.
-    public var syncable: Bool? = nil
+    package var syncable: Bool? = nil
     /// The expression Spotlight shows as the object's name (XML `coreSpotlightDisplayNameExpression`).
-    public var spotlightDisplayNameExpression: String? = nil
+    package var spotlightDisplayNameExpression: String? = nil
     /// The entity's own attributes, in file order.
     public var attributes: [Attribute] = []
     /// The entity's own relationships, in file order.
@@ -68,7 +68,7 @@ public struct FetchedProperty: Sendable, Equatable {
     public var userInfo: [String: String] = [:]
 
     /// Creates a fetched property.
-    public init(name: String, fetchRequest: FetchRequestTemplate) {
+    package init(name: String, fetchRequest: FetchRequestTemplate) {
         self.name = name
         self.fetchRequest = fetchRequest
     }
@@ -92,7 +92,7 @@ public struct FetchIndex: Sendable, Equatable {
         public var isAscending: Bool = true
 
         /// Creates an element over a property.
-        public init(property: String?, expression: String? = nil, expressionType: String? = nil,
+        package init(property: String?, expression: String? = nil, expressionType: String? = nil,
                     type: String = "Binary", isAscending: Bool = true) {
             self.property = property
             self.expression = expression
@@ -110,7 +110,7 @@ public struct FetchIndex: Sendable, Equatable {
     public var partialIndexPredicate: String? = nil
 
     /// Creates a fetch index.
-    public init(name: String, elements: [Element]) {
+    package init(name: String, elements: [Element]) {
         self.name = name
         self.elements = elements
     }
@@ -130,7 +130,7 @@ public struct FetchRequestTemplate: Sendable, Equatable {
     public var options: [String: String] = [:]
 
     /// Creates a fetch request template.
-    public init(name: String, entity: String, predicate: String? = nil) {
+    package init(name: String, entity: String, predicate: String? = nil) {
         self.name = name
         self.entity = entity
         self.predicate = predicate
@@ -149,7 +149,7 @@ public struct Configuration: Sendable, Equatable {
     public var usedWithCloudKit: Bool = false
 
     /// Creates a configuration.
-    public init(name: String, entities: [String]) {
+    package init(name: String, entities: [String]) {
         self.name = name
         self.entities = entities
     }

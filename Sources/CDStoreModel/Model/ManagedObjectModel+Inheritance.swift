@@ -26,7 +26,7 @@ extension ManagedObjectModel {
     }
 
     /// The root of `entity`'s inheritance tree (the entity itself when it has no parent).
-    public func root(of entity: Entity) -> Entity {
+    package func root(of entity: Entity) -> Entity {
         ancestors(of: entity).last ?? entity
     }
 
@@ -37,7 +37,7 @@ extension ManagedObjectModel {
     }
 
     /// `entity` and all entities below it, depth first (Core Data's entity numbering order).
-    public func subtree(of entity: Entity) -> [Entity] {
+    package func subtree(of entity: Entity) -> [Entity] {
         var result: [Entity] = []
         var seen: Set<String> = []
         func visit(_ e: Entity) {

@@ -22,7 +22,7 @@ public struct ManagedObjectModel: Sendable, Equatable {
     public var configurations: [Configuration]
     /// Settings of the model file that do not change the model (`sourceLanguage`, `minimumToolsVersion`,
     /// `usedWithSwiftData`, …), kept so a model round-trips.
-    public var fileSettings: [String: String]
+    package var fileSettings: [String: String]
 
     /// Creates a model.
     public init(entities: [Entity], versionIdentifiers: [String] = [],

@@ -30,9 +30,9 @@ public struct Relationship: Sendable, Equatable {
     /// The relationship's name in an earlier model version (XML `elementID`).
     public var renamingIdentifier: String? = nil
     /// Text mixed into the version hash (XML `versionHashModifier`).
-    public var versionHashModifier: String? = nil
+    package var versionHashModifier: String? = nil
     /// Whether the relationship is marked syncable (XML `syncable`); kept only so models round-trip.
-    public var syncable: Bool? = nil
+    package var syncable: Bool? = nil
     /// Free-form key/value pairs (XML `userInfo`).
     public var userInfo: [String: String] = [:]
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// This is what a Transformable attribute with Core Data's default transformer
 /// (`NSSecureUnarchiveFromData`) holds for the collection and scalar types apps usually keep there.
-public indirect enum ArchivedPropertyList: Sendable, Equatable {
+package indirect enum ArchivedPropertyList: Sendable, Equatable {
     /// NSNull (or a nil reference).
     case null
     case bool(Bool)
@@ -19,7 +19,7 @@ public indirect enum ArchivedPropertyList: Sendable, Equatable {
     /// NSDictionary with string keys, in archive (`NS.keys`) order.
     case dictionary([(String, ArchivedPropertyList)])
 
-    public static func == (lhs: ArchivedPropertyList, rhs: ArchivedPropertyList) -> Bool {
+    package static func == (lhs: ArchivedPropertyList, rhs: ArchivedPropertyList) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
@@ -39,8 +39,8 @@ public indirect enum ArchivedPropertyList: Sendable, Equatable {
 
 extension KeyedArchive {
     /// Why an archive does not hold only property-list objects (names the class it met).
-    public struct UnsupportedContent: Error, CustomStringConvertible {
-        public var description: String
+    package struct UnsupportedContent: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The root object as property-list values. Throws ``UnsupportedContent`` for any other class (UIColor,
@@ -49,13 +49,13 @@ extension KeyedArchive {
     /// Accepted classes (by their `$classes` chain): NSArray and NSMutableArray (`NS.objects`), NSDictionary
     /// and NSMutableDictionary (`NS.keys`/`NS.objects`), NSString/NSMutableString (`NS.string`), NSDate
     /// (`NS.time`), NSData/NSMutableData (`NS.data`), NSNull; numbers, strings and data written inline.
-    public func propertyListRoot() throws -> ArchivedPropertyList {
+    package func propertyListRoot() throws -> ArchivedPropertyList {
         try propertyListObject(at: root)
     }
 
     /// The object at `index` of `$objects` (and everything it refers to) as property-list values; throws
     /// ``UnsupportedContent`` as ``propertyListRoot()`` does.
-    public func propertyListObject(at index: Int) throws -> ArchivedPropertyList {
+    package func propertyListObject(at index: Int) throws -> ArchivedPropertyList {
         var visiting = Set<Int>()
         return try archivedValue(.uid(index), visiting: &visiting)
     }
@@ -149,9 +149,9 @@ extension KeyedArchive {
 ///   values), NSDate `{"NS.time": real, "$class"}` (`NSDate, NSObject`), NSNull `{"$class"}` (`NSNull, NSObject`).
 ///
 /// The bytes are a binary plist from ``BinaryPropertyListWriter``, so they are a pure function of the value.
-public enum KeyedArchiveWriter {
+package enum KeyedArchiveWriter {
     /// The archive bytes (`bplist00`) of `root`.
-    public static func archive(_ root: ArchivedPropertyList) throws -> [UInt8] {
+    package static func archive(_ root: ArchivedPropertyList) throws -> [UInt8] {
         var builder = Builder()
         let rootRef = try builder.encode(root, depth: 0)
         let plist: PropertyListValue = .dictionary([

@@ -14,15 +14,15 @@ import Foundation
 /// enough, else 8 (negative numbers always 8); reals and dates as 8-byte doubles; ASCII strings as `0x5n`,
 /// others as UTF-16 big-endian `0x6n`; UIDs in 1, 2, 4 or 8 bytes; counts ≥ 15 as a following integer
 /// object; object references and offsets in the fewest bytes that hold them.
-public enum BinaryPropertyListWriter {
+package enum BinaryPropertyListWriter {
     /// Why a value cannot be written.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The `bplist00` bytes of `value`. Throws for ``PropertyListValue/null`` (not a property-list type)
     /// and negative UIDs.
-    public static func write(_ value: PropertyListValue) throws -> [UInt8] {
+    package static func write(_ value: PropertyListValue) throws -> [UInt8] {
         var flattener = Flattener()
         try flattener.flatten(value)
         let objects = flattener.objects
@@ -50,7 +50,7 @@ public enum BinaryPropertyListWriter {
     }
 
     /// The `bplist00` bytes of `value` as `Data`.
-    public static func data(_ value: PropertyListValue) throws -> Data {
+    package static func data(_ value: PropertyListValue) throws -> Data {
         Data(try write(value))
     }
 

@@ -5,19 +5,19 @@ import Foundation
 ///
 /// Foundation on Linux has no NSKeyedUnarchiver for Core Data's classes, so the graph is walked by hand. An
 /// object is addressed by its index in `$objects`; index 0 is `$null` (nil).
-public struct KeyedArchive: Sendable {
+package struct KeyedArchive: Sendable {
     /// Why bytes are not a keyed archive.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// `$objects`.
-    public let objects: [PropertyListValue]
+    package let objects: [PropertyListValue]
     /// The index of the `$top` object named `root`.
-    public let root: Int
+    package let root: Int
 
     /// Parses an archive from property-list bytes.
-    public init(data: Data) throws {
+    package init(data: Data) throws {
         try self.init(plist: try Self.readPlist(data))
     }
 
@@ -30,7 +30,7 @@ public struct KeyedArchive: Sendable {
     }
 
     /// Reads an archive from an already parsed property list.
-    public init(plist: PropertyListValue) throws {
+    package init(plist: PropertyListValue) throws {
         guard let top = plist.dictionaryValue else { throw Failure(description: "not a keyed archive (no dictionary at the top)") }
         guard case .string(let archiver)? = top["$archiver"], archiver == "NSKeyedArchiver" else {
             throw Failure(description: "not a keyed archive (no $archiver = NSKeyedArchiver)")
@@ -48,13 +48,13 @@ public struct KeyedArchive: Sendable {
     // MARK: - Objects
 
     /// The index a value refers to, or nil for `$null`/non-references.
-    public func reference(_ value: PropertyListValue?) -> Int? {
+    package func reference(_ value: PropertyListValue?) -> Int? {
         guard case .uid(let n)? = value, n > 0, n < objects.count else { return nil }
         return n
     }
 
     /// A value with a UID replaced by the object it names (nil for `$null` or an absent value).
-    public func resolve(_ value: PropertyListValue?) -> PropertyListValue? {
+    package func resolve(_ value: PropertyListValue?) -> PropertyListValue? {
         guard let value else { return nil }
         if case .uid(let n) = value {
             guard n > 0, n < objects.count else { return nil }
@@ -66,20 +66,20 @@ public struct KeyedArchive: Sendable {
     }
 
     /// The fields of the object at `index` (an archived object is a dictionary).
-    public func fields(_ index: Int) -> [String: PropertyListValue] {
+    package func fields(_ index: Int) -> [String: PropertyListValue] {
         guard index > 0, index < objects.count, let d = objects[index].dictionaryValue else { return [:] }
         return d
     }
 
     /// The class name of an archived object (`$classname` of its `$class` record).
-    public func className(_ index: Int) -> String? {
+    package func className(_ index: Int) -> String? {
         guard let ref = reference(fields(index)["$class"]) else { return nil }
         guard case .string(let name)? = fields(ref)["$classname"] else { return nil }
         return name
     }
 
     /// The class names of an object's class and its superclasses (`$classes`).
-    public func classChain(_ index: Int) -> [String] {
+    package func classChain(_ index: Int) -> [String] {
         guard let ref = reference(fields(index)["$class"]), case .array(let list)? = fields(ref)["$classes"] else {
             return className(index).map { [$0] } ?? []
         }
@@ -89,7 +89,7 @@ public struct KeyedArchive: Sendable {
     // MARK: - Values
 
     /// A string value: an inline string, or an archived NSString/NSMutableString.
-    public func string(_ value: PropertyListValue?) -> String? {
+    package func string(_ value: PropertyListValue?) -> String? {
         switch resolve(value) {
         case .string(let s)?: return s
         case .dictionary(let d)?:
@@ -100,7 +100,7 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    public func int(_ value: PropertyListValue?) -> Int64? {
+    package func int(_ value: PropertyListValue?) -> Int64? {
         switch resolve(value) {
         case .int(let n)?: return n
         case .bool(let b)?: return b ? 1 : 0
@@ -109,7 +109,7 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    public func double(_ value: PropertyListValue?) -> Double? {
+    package func double(_ value: PropertyListValue?) -> Double? {
         switch resolve(value) {
         case .int(let n)?: return Double(n)
         case .real(let d)?: return d
@@ -118,7 +118,7 @@ public struct KeyedArchive: Sendable {
         }
     }
 
-    public func bool(_ value: PropertyListValue?) -> Bool {
+    package func bool(_ value: PropertyListValue?) -> Bool {
         switch resolve(value) {
         case .bool(let b)?: return b
         case .int(let n)?: return n != 0
@@ -127,7 +127,7 @@ public struct KeyedArchive: Sendable {
     }
 
     /// The elements of an archived NSArray/NSSet/NSOrderedSet (as raw values, usually UIDs).
-    public func array(_ value: PropertyListValue?) -> [PropertyListValue]? {
+    package func array(_ value: PropertyListValue?) -> [PropertyListValue]? {
         switch resolve(value) {
         case .array(let items)?: return items
         case .dictionary(let d)?:
@@ -139,7 +139,7 @@ public struct KeyedArchive: Sendable {
 
     /// The entries of an archived dictionary in archive order, keys as strings: NSDictionary
     /// (`NS.keys`/`NS.objects`) or `NSKnownKeysDictionary1` (`searchMapping.keys` + `values`).
-    public func dictionary(_ value: PropertyListValue?) -> [(key: String, value: PropertyListValue)]? {
+    package func dictionary(_ value: PropertyListValue?) -> [(key: String, value: PropertyListValue)]? {
         guard let resolved = resolve(value) else { return nil }
         guard case .dictionary(let d) = resolved else { return nil }
         if case .array(let keys)? = d["NS.keys"], case .array(let values)? = d["NS.objects"] {
@@ -155,7 +155,7 @@ public struct KeyedArchive: Sendable {
     }
 
     /// A dictionary of strings (userInfo); non-string values are described as text.
-    public func stringDictionary(_ value: PropertyListValue?) -> [String: String] {
+    package func stringDictionary(_ value: PropertyListValue?) -> [String: String] {
         var result: [String: String] = [:]
         for (key, item) in dictionary(value) ?? [] {
             result[key] = string(item) ?? describe(item)
@@ -164,7 +164,7 @@ public struct KeyedArchive: Sendable {
     }
 
     /// A short text for a scalar value (numbers, booleans), used where a string was expected.
-    public func describe(_ value: PropertyListValue?) -> String {
+    package func describe(_ value: PropertyListValue?) -> String {
         switch resolve(value) {
         case .int(let n)?: return String(n)
         case .real(let d)?: return formatNumber(d)

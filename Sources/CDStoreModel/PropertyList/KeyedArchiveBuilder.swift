@@ -18,14 +18,14 @@ import Foundation
 /// in which a reserved identity was never written.
 ///
 /// The bytes are a pure function of the calls made: ``BinaryPropertyListWriter`` sorts dictionary keys.
-public struct KeyedArchiveBuilder: Sendable {
+package struct KeyedArchiveBuilder: Sendable {
     /// Why an archive cannot be finished.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// `$null`: the reference of a nil object.
-    public static let null = PropertyListValue.uid(0)
+    package static let null = PropertyListValue.uid(0)
 
     private var objects: [PropertyListValue] = [.string("$null")]
     private var classRecords: [[String]: Int] = [:]
@@ -35,27 +35,27 @@ public struct KeyedArchiveBuilder: Sendable {
     private var unfilled: [Int: String] = [:]
 
     /// Creates an empty archive.
-    public init() {}
+    package init() {}
 
     // MARK: - Scalar objects
 
     /// An NSString object.
-    public mutating func string(_ text: String) -> PropertyListValue { shared(.string(text)) }
+    package mutating func string(_ text: String) -> PropertyListValue { shared(.string(text)) }
 
     /// An NSString object, or `$null` for nil.
-    public mutating func string(optional text: String?) -> PropertyListValue { text.map { string($0) } ?? Self.null }
+    package mutating func string(optional text: String?) -> PropertyListValue { text.map { string($0) } ?? Self.null }
 
     /// An integer NSNumber object.
-    public mutating func number(_ value: Int64) -> PropertyListValue { shared(.int(value)) }
+    package mutating func number(_ value: Int64) -> PropertyListValue { shared(.int(value)) }
 
     /// A floating-point NSNumber object. Not shared, so that 0.0 and -0.0 stay apart.
-    public mutating func number(_ value: Double) -> PropertyListValue { append(.real(value)) }
+    package mutating func number(_ value: Double) -> PropertyListValue { append(.real(value)) }
 
     /// A Boolean NSNumber object.
-    public mutating func number(_ value: Bool) -> PropertyListValue { shared(.bool(value)) }
+    package mutating func number(_ value: Bool) -> PropertyListValue { shared(.bool(value)) }
 
     /// An NSData object.
-    public mutating func data(_ bytes: [UInt8]) -> PropertyListValue { shared(.data(bytes)) }
+    package mutating func data(_ bytes: [UInt8]) -> PropertyListValue { shared(.data(bytes)) }
 
     private mutating func shared(_ value: PropertyListValue) -> PropertyListValue {
         if let index = sharedScalars[value] { return .uid(index) }
@@ -72,7 +72,7 @@ public struct KeyedArchiveBuilder: Sendable {
     // MARK: - Objects
 
     /// The UID of the object named `identity`, reserving its place when it has not been written yet.
-    public mutating func reference(_ identity: String) -> PropertyListValue {
+    package mutating func reference(_ identity: String) -> PropertyListValue {
         if let index = identities[identity] { return .uid(index) }
         let index = objects.count
         objects.append(.null)
@@ -82,14 +82,14 @@ public struct KeyedArchiveBuilder: Sendable {
     }
 
     /// Whether the object named `identity` has been started (with ``begin(_:)``).
-    public func isWritten(_ identity: String) -> Bool {
+    package func isWritten(_ identity: String) -> Bool {
         guard let index = identities[identity] else { return false }
         return unfilled[index] == nil
     }
 
     /// Starts an object and returns its UID: the next index, or the one reserved for `identity`. Write its
     /// children, then finish it with ``end(_:classes:_:)``; until then, children can point back at it.
-    public mutating func begin(_ identity: String? = nil) -> PropertyListValue {
+    package mutating func begin(_ identity: String? = nil) -> PropertyListValue {
         let index: Int
         if let identity, let known = identities[identity] {
             index = known
@@ -104,7 +104,7 @@ public struct KeyedArchiveBuilder: Sendable {
 
     /// Finishes the object `begin` started: its keys, and `$class` for `classes` (its `$classes` chain, the
     /// class first, `NSObject` last).
-    public mutating func end(_ object: PropertyListValue, classes: [String], _ fields: [String: PropertyListValue]) {
+    package mutating func end(_ object: PropertyListValue, classes: [String], _ fields: [String: PropertyListValue]) {
         guard case .uid(let index) = object, index > 0, index < objects.count else { return }
         var fields = fields
         fields["$class"] = classRecord(classes)
@@ -112,7 +112,7 @@ public struct KeyedArchiveBuilder: Sendable {
     }
 
     /// An object whose children are already written.
-    public mutating func object(classes: [String], _ fields: [String: PropertyListValue]) -> PropertyListValue {
+    package mutating func object(classes: [String], _ fields: [String: PropertyListValue]) -> PropertyListValue {
         let reference = begin()
         end(reference, classes: classes, fields)
         return reference
@@ -130,25 +130,25 @@ public struct KeyedArchiveBuilder: Sendable {
     // MARK: - Foundation collections
 
     /// An NSArray (or `className`, e.g. `NSMutableArray`) of already written elements.
-    public mutating func array(_ elements: [PropertyListValue], className: String = "NSArray") -> PropertyListValue {
+    package mutating func array(_ elements: [PropertyListValue], className: String = "NSArray") -> PropertyListValue {
         object(classes: Self.collectionChain(className), ["NS.objects": .array(elements)])
     }
 
     /// Finishes an array started with ``begin(_:)`` (so that it comes before its elements, as NSKeyedArchiver
     /// orders them).
-    public mutating func endArray(_ array: PropertyListValue, _ elements: [PropertyListValue], className: String = "NSArray") {
+    package mutating func endArray(_ array: PropertyListValue, _ elements: [PropertyListValue], className: String = "NSArray") {
         end(array, classes: Self.collectionChain(className), ["NS.objects": .array(elements)])
     }
 
     /// Finishes a dictionary started with ``begin(_:)``: `NS.keys` and `NS.objects` in the order given.
-    public mutating func endDictionary(_ dictionary: PropertyListValue, _ entries: [(key: PropertyListValue, value: PropertyListValue)],
+    package mutating func endDictionary(_ dictionary: PropertyListValue, _ entries: [(key: PropertyListValue, value: PropertyListValue)],
                                        className: String = "NSDictionary") {
         end(dictionary, classes: Self.collectionChain(className),
             ["NS.keys": .array(entries.map(\.key)), "NS.objects": .array(entries.map(\.value))])
     }
 
     /// An NSDictionary of strings, keys in code-point order.
-    public mutating func stringDictionary(_ entries: [String: String], className: String = "NSDictionary") -> PropertyListValue {
+    package mutating func stringDictionary(_ entries: [String: String], className: String = "NSDictionary") -> PropertyListValue {
         let dictionary = begin()
         var written: [(key: PropertyListValue, value: PropertyListValue)] = []
         for key in entries.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) {
@@ -160,7 +160,7 @@ public struct KeyedArchiveBuilder: Sendable {
 
     /// The `$classes` chain of a Foundation collection class: `NSMutableArray` → `[NSMutableArray, NSArray,
     /// NSObject]`; other names get `[name, NSObject]`.
-    public static func collectionChain(_ className: String) -> [String] {
+    package static func collectionChain(_ className: String) -> [String] {
         switch className {
         case "NSMutableArray": ["NSMutableArray", "NSArray", "NSObject"]
         case "NSMutableSet": ["NSMutableSet", "NSSet", "NSObject"]
@@ -173,7 +173,7 @@ public struct KeyedArchiveBuilder: Sendable {
     // MARK: - Finishing
 
     /// The archive's `bplist00` bytes with `root` as `$top.root`.
-    public func archive(root: PropertyListValue) throws -> Data {
+    package func archive(root: PropertyListValue) throws -> Data {
         if let (_, identity) = unfilled.min(by: { $0.key < $1.key }) {
             throw Failure(description: "the archive refers to '\(identity)', which was never written")
         }

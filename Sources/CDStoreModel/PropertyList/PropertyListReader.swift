@@ -2,19 +2,19 @@ import Foundation
 
 /// Reads property lists into ``PropertyListValue``: binary (`bplist00`) with an own reader, XML through
 /// Foundation (with `{"CF$UID": n}` dictionaries turned into UIDs).
-public enum PropertyListReader {
+package enum PropertyListReader {
     /// Why bytes could not be read as a property list.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Reads a binary (`bplist00`) or XML/OpenStep property list.
-    public static func read(_ data: Data) throws -> PropertyListValue {
+    package static func read(_ data: Data) throws -> PropertyListValue {
         try read([UInt8](data))
     }
 
     /// Reads a binary (`bplist00`) or XML/OpenStep property list.
-    public static func read(_ bytes: [UInt8]) throws -> PropertyListValue {
+    package static func read(_ bytes: [UInt8]) throws -> PropertyListValue {
         let data = Data(bytes)
         if bytes.starts(with: Array("bplist00".utf8)) {
             var reader = BinaryReader(bytes: bytes)

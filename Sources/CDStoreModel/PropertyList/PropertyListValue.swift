@@ -7,7 +7,7 @@ import Foundation
 ///
 /// `null` exists for binary plists that use the `0x00` marker (rare); Foundation can neither read nor write it,
 /// and ``BinaryPropertyListWriter`` refuses it.
-public enum PropertyListValue: Sendable, Hashable {
+package enum PropertyListValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -22,19 +22,19 @@ public enum PropertyListValue: Sendable, Hashable {
     case dictionary([String: PropertyListValue])
 
     /// The entries of a dictionary value.
-    public var dictionaryValue: [String: PropertyListValue]? {
+    package var dictionaryValue: [String: PropertyListValue]? {
         if case .dictionary(let d) = self { return d }
         return nil
     }
 
     /// The elements of an array value.
-    public var arrayValue: [PropertyListValue]? {
+    package var arrayValue: [PropertyListValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// The text of a string value.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
@@ -44,13 +44,13 @@ extension PropertyListValue {
     /// Converts a Foundation property-list object (`String`, `Data`, `Date`, `Bool`, numbers, `[Any]`,
     /// `[String: Any]`, `NSNumber`...) as `PropertyListSerialization` returns or accepts it.
     /// `{"CF$UID": n}` dictionaries and Foundation's opaque archiver UIDs become ``uid(_:)``.
-    public init(foundationObject object: Any) throws {
+    package init(foundationObject object: Any) throws {
         self = try PropertyListReader.convert(object)
     }
 
     /// The value as Foundation objects (`String`, `Data`, `Date`, `Bool`, `Int64`, `Double`, arrays,
     /// dictionaries), for `PropertyListSerialization`. UIDs become `{"CF$UID": n}`; `null` becomes `NSNull`.
-    public var foundationObject: Any {
+    package var foundationObject: Any {
         switch self {
         case .null: return NSNull()
         case .bool(let b): return b

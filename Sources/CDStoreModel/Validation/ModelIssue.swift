@@ -3,9 +3,9 @@
 /// `description` is one line, in the form compilers and ``ModelError`` use, e.g.
 /// `Model.xcdatamodeld/Model.xcdatamodel/contents:14:9: entity 'Person', property 'age': default 'abc' is not a valid Integer 16`;
 /// warnings say `warning: ` before the subject.
-public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
+package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     /// How serious an issue is.
-    public enum Severity: String, Sendable {
+    package enum Severity: String, Sendable {
         /// Core Data (or Xcode) refuses the model, or it cannot work as written.
         case error
         /// Accepted by Xcode but probably not what was meant (for example a default Core Data silently converts).
@@ -13,7 +13,7 @@ public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Which rule found the issue, for code that wants to react to one kind.
-    public enum Rule: String, Sendable, CaseIterable {
+    package enum Rule: String, Sendable, CaseIterable {
         case emptyName
         case invalidName
         case duplicateEntity
@@ -35,24 +35,24 @@ public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Error or warning.
-    public var severity: Severity
+    package var severity: Severity
     /// The rule that found it.
-    public var rule: Rule
+    package var rule: Rule
     /// What is wrong, in a sentence without the location.
-    public var message: String
+    package var message: String
     /// The model file.
-    public var file: String?
+    package var file: String?
     /// The 1-based line of the entity or property in `file`, when known.
-    public var line: Int?
+    package var line: Int?
     /// The 1-based column, when known.
-    public var column: Int?
+    package var column: Int?
     /// The entity concerned, if any.
-    public var entity: String?
+    package var entity: String?
     /// The property concerned, if any.
-    public var property: String?
+    package var property: String?
 
     /// Creates an issue.
-    public init(_ severity: Severity, _ rule: Rule, _ message: String, file: String? = nil, line: Int? = nil,
+    package init(_ severity: Severity, _ rule: Rule, _ message: String, file: String? = nil, line: Int? = nil,
                 column: Int? = nil, entity: String? = nil, property: String? = nil) {
         self.severity = severity
         self.rule = rule
@@ -64,7 +64,7 @@ public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
         self.property = property
     }
 
-    public var description: String {
+    package var description: String {
         ModelPlace.location(file: file, line: line, column: column) + (severity == .warning ? "warning: " : "")
             + ModelPlace.subject(entity: entity, property: property) + message
     }

@@ -21,9 +21,9 @@ import Foundation
 /// Every model of the shared corpus, all accepted by Xcode, validates with no errors.
 ///
 /// Core Data equivalent: the checks Xcode's model editor and `momc` run before compiling a model.
-public enum ModelValidator {
+package enum ModelValidator {
     /// All problems of `loaded`, in model order (model-level issues first, then entity by entity).
-    public static func validate(_ loaded: LoadedModel) -> [ModelIssue] {
+    package static func validate(_ loaded: LoadedModel) -> [ModelIssue] {
         var context = Context(loaded: loaded)
         context.checkEntities()
         for entity in loaded.model.entities { context.check(entity) }
@@ -32,7 +32,7 @@ public enum ModelValidator {
     }
 
     /// Errors only: whether Core Data could use the model.
-    public static func errors(in loaded: LoadedModel) -> [ModelIssue] {
+    package static func errors(in loaded: LoadedModel) -> [ModelIssue] {
         validate(loaded).filter { $0.severity == .error }
     }
 

@@ -5,9 +5,9 @@
 /// property name with a lower-case one. Every model of the corpus keeps to that. cdstore refuses to create or
 /// open a store for a model that breaks the first rule (``unsafeName(in:)``): such a name would be spliced into
 /// SQL text.
-public enum NameRules {
+package enum NameRules {
     /// Why `name` is not a valid entity name, or nil.
-    public static func problem(entityName name: String) -> String? {
+    package static func problem(entityName name: String) -> String? {
         guard !name.isEmpty else { return nil }
         if let problem = characterProblem(name) { return problem }
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) else {
@@ -17,7 +17,7 @@ public enum NameRules {
     }
 
     /// Why `name` is not a valid property name, or nil.
-    public static func problem(propertyName name: String) -> String? {
+    package static func problem(propertyName name: String) -> String? {
         guard !name.isEmpty else { return nil }
         if let problem = characterProblem(name) { return problem }
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else {
@@ -28,7 +28,7 @@ public enum NameRules {
 
     /// The first entity or property name of `model` that is not a plain identifier (ASCII letters, digits and
     /// `_`, not starting with a digit), with its entity, or nil when every name is one.
-    public static func unsafeName(in model: ManagedObjectModel) -> (entity: String, property: String?)? {
+    package static func unsafeName(in model: ManagedObjectModel) -> (entity: String, property: String?)? {
         for entity in model.entities {
             if !isIdentifier(entity.name) { return (entity.name, nil) }
             let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
@@ -38,7 +38,7 @@ public enum NameRules {
     }
 
     /// Whether `name` is a plain identifier: ASCII letters, digits and `_`, not starting with a digit.
-    public static func isIdentifier(_ name: String) -> Bool {
+    package static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }

@@ -6,9 +6,9 @@
 /// `NSManagedObject` that a property accessor would replace. It deliberately leaves out common names that
 /// Core Data accepts and real models use, such as `id`, `type`, `value`, `version`, `context`, `name` and
 /// `data` (all found in the corpus, compiled by Xcode).
-public enum ReservedNames {
+package enum ReservedNames {
     /// Reserved name → the class whose member it would replace.
-    public static let all: [String: String] = {
+    package static let all: [String: String] = {
         var names: [String: String] = [:]
         for name in [
             "class", "self", "superclass", "description", "debugDescription", "hash", "zone", "retainCount",

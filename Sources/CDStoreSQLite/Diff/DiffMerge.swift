@@ -1,3 +1,4 @@
+import CDStoreJSON
 /// The merge join of a store diff: walks the objects of one entity in both stores in key order at once, and
 /// reports each object only one store holds and each matched pair whose values differ.
 struct DiffMerge {

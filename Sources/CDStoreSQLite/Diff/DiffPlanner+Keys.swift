@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// One value of a diff key: an attribute of the entity (`name`) or of the object a to-one relationship leads to

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// What a store diff compares for one entity: the entity in each store, its key and its compared properties.

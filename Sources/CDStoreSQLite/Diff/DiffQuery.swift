@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStorePredicate
 internal import GRDB
 internal import GRDBSQLite

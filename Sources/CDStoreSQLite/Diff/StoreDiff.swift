@@ -1,24 +1,25 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 import Foundation
 internal import GRDB
 
 /// What a store diff compares, and how strictly.
-public struct StoreDiffOptions: Sendable {
+package struct StoreDiffOptions: Sendable {
     /// Only these entities and their sub-entities (names of either store's model); empty compares every entity.
-    public var entities: [String]
+    package var entities: [String]
     /// Only objects that match it, in both stores.
-    public var predicate: PredicateNode?
+    package var predicate: PredicateNode?
     /// Key attributes by entity name (`["Employee": ["employeeNumber"]]`), for the entity and its sub-entities.
     /// They take precedence over the model's uniqueness constraints and identity attributes.
-    public var keys: [String: [String]]
+    package var keys: [String: [String]]
     /// Properties left out of the comparison: `name` (of every entity) or `Entity.name` (of that entity and its
     /// sub-entities).
-    public var ignored: [String]
+    package var ignored: [String]
     /// Double, Float and Decimal values this close are equal (0: exactly equal; NaN equals NaN).
-    public var tolerance: Double
+    package var tolerance: Double
 
-    public init(entities: [String] = [], predicate: PredicateNode? = nil, keys: [String: [String]] = [:],
+    package init(entities: [String] = [], predicate: PredicateNode? = nil, keys: [String: [String]] = [:],
                 ignored: [String] = [], tolerance: Double = 0) {
         self.entities = entities
         self.predicate = predicate
@@ -29,7 +30,7 @@ public struct StoreDiffOptions: Sendable {
 }
 
 /// How the objects of an entity are matched across the two stores.
-public enum DiffKey: Sendable, Equatable {
+package enum DiffKey: Sendable, Equatable {
     /// By the values of the given attributes (``StoreDiffOptions/keys``).
     case given([String])
     /// By the attributes of the entity's first uniqueness constraint made of attributes only.
@@ -41,7 +42,7 @@ public enum DiffKey: Sendable, Equatable {
     case primaryKey
 
     /// The key's attribute names (`["Z_PK"]` for ``primaryKey``).
-    public var attributes: [String] {
+    package var attributes: [String] {
         switch self {
         case .given(let names), .uniquenessConstraint(let names), .identityAttribute(let names): names
         case .primaryKey: ["Z_PK"]
@@ -50,30 +51,30 @@ public enum DiffKey: Sendable, Equatable {
 }
 
 /// One entity's comparison: how its objects are matched, and once the diff has run, how many differ.
-public struct EntityComparison: Sendable, Equatable {
+package struct EntityComparison: Sendable, Equatable {
     /// The entity's name in store B's model (in A's for an entity B's model lacks).
-    public var entity: String
+    package var entity: String
     /// How objects are matched.
-    public var key: DiffKey
+    package var key: DiffKey
     /// Objects only store A holds (removed).
-    public var onlyInA = 0
+    package var onlyInA = 0
     /// Objects only store B holds (added).
-    public var onlyInB = 0
+    package var onlyInB = 0
     /// Objects in both whose compared values differ.
-    public var changed = 0
+    package var changed = 0
     /// Objects in both with equal values.
-    public var same = 0
+    package var same = 0
     /// Objects whose key equals another object's in the same store; such objects are paired in `Z_PK` order.
-    public var sharedKeys = 0
+    package var sharedKeys = 0
 
     /// Whether the stores differ in this entity.
-    public var differs: Bool { onlyInA + onlyInB + changed > 0 }
+    package var differs: Bool { onlyInA + onlyInB + changed > 0 }
 }
 
 /// One object that differs between the two stores.
-public struct ObjectDifference: Sendable {
+package struct ObjectDifference: Sendable {
     /// What differs.
-    public enum Change: String, Sendable {
+    package enum Change: String, Sendable {
         /// Only in store B.
         case added
         /// Only in store A.
@@ -83,15 +84,15 @@ public struct ObjectDifference: Sendable {
     }
 
     /// The entity (its name in B's model, unless only A's model has it).
-    public var entity: String
+    package var entity: String
     /// The values the object is matched by, under the key's attribute names.
-    public var key: [(String, ObjectValue)]
-    public var change: Change
+    package var key: [(String, ObjectValue)]
+    package var change: Change
     /// For ``Change/changed``: each property that differs, with its value in A and in B. Relationships show the
     /// keys of the related objects (a dictionary, with `_entity` for an object of a sub-entity of the destination).
-    public var fields: [(name: String, a: ObjectValue, b: ObjectValue)]
+    package var fields: [(name: String, a: ObjectValue, b: ObjectValue)]
     /// For ``Change/added`` and ``Change/removed``: the object's compared values in the store that holds it.
-    public var values: [(String, ObjectValue)]
+    package var values: [(String, ObjectValue)]
 }
 
 /// An object-level comparison of two stores: objects are matched by key, not by row, so that renumbered primary
@@ -110,23 +111,23 @@ public struct ObjectDifference: Sendable {
 ///
 /// Both stores are read in key order through one SQLite statement per entity and side, and merged as they are
 /// read, so memory holds a batch of rows and a bounded cache of related objects' keys, whatever the size.
-public struct StoreDiff {
+package struct StoreDiff {
     /// Store A: the "before" side.
-    public let a: Store
+    package let a: Store
     /// Store B: the "after" side.
-    public let b: Store
-    public let options: StoreDiffOptions
+    package let b: Store
+    package let options: StoreDiffOptions
     /// The changes from A's model to B's (empty when both have the same model), of the entities compared.
-    public let modelChanges: [ModelChange]
+    package let modelChanges: [ModelChange]
     /// The entities to compare, with how each is matched (counts zero until ``run(_:)``).
-    public var comparisons: [EntityComparison] { selected.map { plans[$0].comparison } }
+    package var comparisons: [EntityComparison] { selected.map { plans[$0].comparison } }
 
     let plans: [EntityPlan]
     /// Indices in ``plans`` of the entities compared.
     let selected: [Int]
 
     /// Plans the comparison: pairs entities and properties, checks the options' names and chooses each key.
-    public init(from a: Store, to b: Store, options: StoreDiffOptions = .init()) throws {
+    package init(from a: Store, to b: Store, options: StoreDiffOptions = .init()) throws {
         self.a = a
         self.b = b
         self.options = options
@@ -143,7 +144,7 @@ public struct StoreDiff {
     /// Compares the stores, calls `each` with every difference (entity by entity, in key order) and returns the
     /// counts per entity.
     @discardableResult
-    public func run(_ each: (ObjectDifference) throws -> Void) throws -> [EntityComparison] {
+    package func run(_ each: (ObjectDifference) throws -> Void) throws -> [EntityComparison] {
         try withoutActuallyEscaping(each) { each in
             try reading { dbA, dbB in
                 let identitiesA = DiffIdentities(a, plans: plans, side: \.a)

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// Value forms of ``ValueText`` and ``JSONText``, written as bytes. Each must print exactly what its `String`

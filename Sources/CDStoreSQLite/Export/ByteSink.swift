@@ -1,24 +1,25 @@
+import CDStoreJSON
 /// Where streamed output goes: a file, standard output, memory. The record encoder hands over its buffer in
 /// large blocks, so a sink needs no buffering of its own for throughput.
-public protocol ByteSink: AnyObject {
+package protocol ByteSink: AnyObject {
     /// Writes `bytes` (valid only during the call).
     func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
 /// A sink that keeps everything in memory (tests, small documents).
-public final class MemorySink: ByteSink {
+package final class MemorySink: ByteSink {
     /// Everything written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// An empty sink.
-    public init() {}
+    package init() {}
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         self.bytes.append(contentsOf: bytes)
     }
 
     /// The bytes as text (invalid UTF-8 repaired).
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// A growable byte buffer that flushes itself into a ``ByteSink`` in blocks of about 64 KiB.

@@ -1,9 +1,10 @@
+import CDStoreJSON
 /// How ``Store/writeRecords(_:style:to:)`` frames the records it streams: the syntax of one record and the
 /// bytes around and between records. The framing is the caller's (a JSON array, a graph document, NDJSON, a
 /// CSV file after its header); the records are the store's.
-public struct RecordStyle: Sendable {
+package struct RecordStyle: Sendable {
     /// The syntax of one record.
-    public enum Syntax: Sendable, Equatable {
+    package enum Syntax: Sendable, Equatable {
         /// A JSON object: `_id`, `_entity` when ``nameEntity`` is set, then attributes and relationships.
         case json
         /// A CSV line of the values of these columns, in order (a column the object lacks is an empty field).
@@ -11,18 +12,18 @@ public struct RecordStyle: Sendable {
     }
 
     /// The syntax of one record.
-    public var syntax: Syntax
+    package var syntax: Syntax
     /// JSON: write `"_entity"` after `"_id"`.
-    public var nameEntity: Bool
+    package var nameEntity: Bool
     /// Written before the first record.
-    public var first: String
+    package var first: String
     /// Written before every record after the first.
-    public var separator: String
+    package var separator: String
     /// Written after every record.
-    public var terminator: String
+    package var terminator: String
 
     /// A style; by default records follow each other with nothing between them.
-    public init(syntax: Syntax, nameEntity: Bool = false, first: String = "", separator: String = "",
+    package init(syntax: Syntax, nameEntity: Bool = false, first: String = "", separator: String = "",
                 terminator: String = "") {
         self.syntax = syntax
         self.nameEntity = nameEntity

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -6,7 +7,7 @@ internal import GRDBSQLite
 extension Store {
     /// Whether ``writeRecords(_:style:to:)`` can stream `request`: it selects objects of one concrete entity
     /// (no sub-entities with other columns) and nests no related objects (`includes`).
-    public func canStreamRecords(_ request: ObjectFetchRequest) -> Bool {
+    package func canStreamRecords(_ request: ObjectFetchRequest) -> Bool {
         guard request.includes.isEmpty, let entity = model.entity(named: request.entity), !entity.isAbstract else {
             return false
         }
@@ -21,7 +22,7 @@ extension Store {
     /// Throws ``StoreError/Code/invalidInput`` when ``canStreamRecords(_:)`` is false.
     @discardableResult
     /// `progress` is called with the number of objects written so far, every few thousand objects.
-    public func writeRecords(_ request: ObjectFetchRequest, style: RecordStyle, to sink: ByteSink,
+    package func writeRecords(_ request: ObjectFetchRequest, style: RecordStyle, to sink: ByteSink,
                              progress: ((Int) -> Void)? = nil) throws -> Int {
         guard canStreamRecords(request) else {
             throw StoreError(.invalidInput, "this request cannot be streamed (sub-entities or includes)", entity: request.entity)

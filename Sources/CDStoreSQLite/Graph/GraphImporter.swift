@@ -1,13 +1,14 @@
+import CDStoreJSON
 import CDStoreModel
 internal import GRDB
 
 /// A whole object graph as `cdstore export` writes it: every object under its own entity, with its `_id` and
 /// its relationships as object IDs.
-public struct GraphDocument: Sendable {
+package struct GraphDocument: Sendable {
     /// The objects of each entity, in document order.
-    public var entities: [(entity: String, records: [InputRecord])]
+    package var entities: [(entity: String, records: [InputRecord])]
 
-    public init(entities: [(entity: String, records: [InputRecord])]) {
+    package init(entities: [(entity: String, records: [InputRecord])]) {
         self.entities = entities
     }
 }
@@ -20,7 +21,7 @@ extension Store {
     /// the object IDs differs); otherwise they get new keys. Relationships are set from the object IDs in the
     /// document, which may refer to objects of the document or of this store.
     @discardableResult
-    public func importGraph(_ document: GraphDocument) throws -> Int {
+    package func importGraph(_ document: GraphDocument) throws -> Int {
         var source = SequenceRecordSource(document.entities.lazy.flatMap { entity, records in
             records.lazy.map { record in
                 var named = record
@@ -38,7 +39,7 @@ extension Store {
     /// kept until every object exists, so memory grows with the relationships of the input, not its size.
     /// `progress` is called every few thousand objects and once at the end.
     @discardableResult
-    public func importGraph(from source: inout some RecordSource,
+    package func importGraph(from source: inout some RecordSource,
                             progress: (@Sendable (InsertProgress) -> Void)? = nil) throws -> Int {
         try write { db in
             let storage = RelationshipStorage(model: model, layout: layout, storeUUID: metadata.uuid)

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 internal import GRDB
 

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 
@@ -14,33 +15,33 @@ import Foundation
 ///               "keys": {"firstName": "first_name", "email": "contact.email", "department": "dept"},
 ///               "relatedBy": {"department": "code"}}}
 /// ```
-public struct JSONMapping: Sendable, Equatable {
+package struct JSONMapping: Sendable, Equatable {
     /// The mapping of one entity.
-    public struct EntityMapping: Sendable, Equatable {
+    package struct EntityMapping: Sendable, Equatable {
         /// Input key path of a property, split at dots (`"user.name"` → `["user", "name"]`).
-        public var keyPaths: [String: [String]] = [:]
+        package var keyPaths: [String: [String]] = [:]
         /// Attributes whose values identify an object (for merging and for scalar references).
-        public var identity: [String] = []
+        package var identity: [String] = []
         /// For a relationship given as a scalar value: the destination attribute holding that value.
-        public var relatedBy: [String: String] = [:]
+        package var relatedBy: [String: String] = [:]
         /// Binary attributes (by model key path, possibly through to-one relationships: `picture.data`) whose
         /// JSON value names a file in this folder; the file's bytes are the value.
-        public var files: [String: URL] = [:]
-        public init() {}
+        package var files: [String: URL] = [:]
+        package init() {}
     }
 
     /// Mappings by entity name (sub-entities inherit their parent's).
-    public var entities: [String: EntityMapping]
+    package var entities: [String: EntityMapping]
 
-    public init(entities: [String: EntityMapping] = [:]) {
+    package init(entities: [String: EntityMapping] = [:]) {
         self.entities = entities
     }
 
     /// Whether anything is mapped at all.
-    public var isEmpty: Bool { entities.values.allSatisfy { $0 == EntityMapping() } }
+    package var isEmpty: Bool { entities.values.allSatisfy { $0 == EntityMapping() } }
 
     /// The mapping the model's user info describes.
-    public static func fromModel(_ model: ManagedObjectModel) -> JSONMapping {
+    package static func fromModel(_ model: ManagedObjectModel) -> JSONMapping {
         var entities: [String: EntityMapping] = [:]
         for entity in model.entities {
             var mapping = EntityMapping()
@@ -73,7 +74,7 @@ public struct JSONMapping: Sendable, Equatable {
     /// creates the related object and sets its `data`), and `"files": {"picture.data": "images"}` says that the
     /// JSON value of that Binary attribute names a file in the folder `images`, relative to `baseDirectory` (the
     /// input file's folder).
-    public static func fromFile(_ data: Data, model: ManagedObjectModel,
+    package static func fromFile(_ data: Data, model: ManagedObjectModel,
                                 baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws -> JSONMapping {
         let root: [(String, JSONValue)]
         do {
@@ -168,14 +169,14 @@ public struct JSONMapping: Sendable, Equatable {
     }
 
     /// This mapping with `other`'s entries taking precedence.
-    public func overridden(by other: JSONMapping) -> JSONMapping {
+    package func overridden(by other: JSONMapping) -> JSONMapping {
         var merged = entities
         for (name, mapping) in other.entities { merged[name] = mapping }
         return JSONMapping(entities: merged)
     }
 
     /// The mapping that applies to `entity`: its own entries over those of its ancestors.
-    public func mapping(for entity: Entity, in model: ManagedObjectModel) -> EntityMapping {
+    package func mapping(for entity: Entity, in model: ManagedObjectModel) -> EntityMapping {
         var result = EntityMapping()
         for member in model.ancestors(of: entity).reversed() + [entity] {
             guard let own = entities[member.name] else { continue }

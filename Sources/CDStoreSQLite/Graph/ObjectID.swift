@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// A managed object's identity as Core Data prints it: `x-coredata://<store UUID>/<Entity>/p<primary key>`.

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 internal import GRDB
 
@@ -84,7 +85,7 @@ struct RelationshipLoader {
 
 extension FetchedObject {
     /// The object as a record: `_id`, `_entity` (unless it is `entity`), then its values.
-    public func record(nameEntityUnless entity: String?) -> ObjectValue {
+    package func record(nameEntityUnless entity: String?) -> ObjectValue {
         var fields: [(String, ObjectValue)] = []
         if let objectID { fields.append(("_id", .string(objectID.description))) }
         if self.entity != entity { fields.append(("_entity", .string(self.entity))) }

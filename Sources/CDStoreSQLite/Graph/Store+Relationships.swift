@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 internal import GRDB
 
@@ -9,7 +10,7 @@ extension Store {
     ///
     /// Core Data equivalent: `setValue(_:forKey:)` of a relationship (`mutableOrderedSetValue` for ordered ones),
     /// then `save()`.
-    public func setRelationship(_ name: String, of object: ObjectID, to targets: [ObjectID]) throws {
+    package func setRelationship(_ name: String, of object: ObjectID, to targets: [ObjectID]) throws {
         let entity = try resolveEntity(object.entity)
         guard let relationship = model.relationship(name, of: entity) else {
             let names = model.relationships(of: entity).map(\.name)

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 
@@ -23,15 +24,15 @@ import Foundation
 ///   Same evidence; attributes with external binary storage are said not to be preserved.
 ///
 /// Core Data equivalent: `NSPersistentHistoryChange.updatedProperties` and `.tombstone`.
-public struct HistoryPropertyOrder: Sendable, Equatable {
+package struct HistoryPropertyOrder: Sendable, Equatable {
     /// The stored properties in bit order.
-    public let properties: [String]
+    package let properties: [String]
     /// The preserve-after-deletion attributes in `ZTOMBSTONE<n>` order.
-    public let tombstones: [String]
+    package let tombstones: [String]
     private let bitByName: [String: Int]
 
     /// The order of `entity`'s properties in `model`.
-    public init(entity: Entity, model: ManagedObjectModel) {
+    package init(entity: Entity, model: ManagedObjectModel) {
         let attributes = model.attributes(of: entity).filter { !$0.isTransient }
         let relationships = model.relationships(of: entity).filter { !$0.isTransient }
         properties = Self.sorted(attributes.map(\.name) + relationships.map(\.name))
@@ -44,18 +45,18 @@ public struct HistoryPropertyOrder: Sendable, Equatable {
     }
 
     /// The bit of the property called `name`, nil when the entity has no such stored property.
-    public func bit(of name: String) -> Int? { bitByName[name] }
+    package func bit(of name: String) -> Int? { bitByName[name] }
 
     /// How many bytes a bitmap of this entity takes.
-    public var byteCount: Int { (properties.count + 7) / 8 }
+    package var byteCount: Int { (properties.count + 7) / 8 }
 
     /// The names of the bits set in `bitmap`, in bit order; a bit past the properties is `#BIT`.
-    public func names(in bitmap: Data) -> [String] {
+    package func names(in bitmap: Data) -> [String] {
         Self.bits(in: bitmap).map { $0 < properties.count ? properties[$0] : "#\($0)" }
     }
 
     /// The bitmap with the bits of `names` set (names the entity does not have are left out); nil when none is set.
-    public func bitmap(_ names: some Sequence<String>) -> Data? {
+    package func bitmap(_ names: some Sequence<String>) -> Data? {
         var bytes = [UInt8](repeating: 0, count: byteCount)
         var any = false
         for name in names {
@@ -67,7 +68,7 @@ public struct HistoryPropertyOrder: Sendable, Equatable {
     }
 
     /// The set bits of `bitmap`, most significant bit of the first byte first.
-    public static func bits(in bitmap: Data) -> [Int] {
+    package static func bits(in bitmap: Data) -> [Int] {
         var bits: [Int] = []
         for (index, byte) in bitmap.enumerated() where byte != 0 {
             for offset in 0..<8 where byte & (0x80 >> UInt8(offset)) != 0 { bits.append(index * 8 + offset) }

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// One saved transaction of Core Data's persistent history: a row of `ATRANSACTION`.
@@ -9,25 +10,25 @@ import Foundation
 /// ```
 ///
 /// Core Data equivalent: `NSPersistentHistoryTransaction`.
-public struct HistoryTransaction: Sendable, Equatable {
+package struct HistoryTransaction: Sendable, Equatable {
     /// `ATRANSACTION.Z_PK`: the transaction number, which is what Core Data's `NSPersistentHistoryToken`
     /// carries; `--since TOKEN` means "after this number".
-    public var number: Int64
+    package var number: Int64
     /// `ZTIMESTAMP`: seconds since 2001-01-01T00:00:00Z (Core Data's reference date), as stored.
-    public var timestamp: Double?
+    package var timestamp: Double?
     /// Who saved: `NSManagedObjectContext.transactionAuthor` (e.g. `NSCloudKitMirroringDelegate.import`).
-    public var author: String?
+    package var author: String?
     /// The bundle identifier of the app or extension that saved.
-    public var bundleID: String?
+    package var bundleID: String?
     /// The name of the process that saved.
-    public var processID: String?
+    package var processID: String?
     /// `NSManagedObjectContext.name` of the context that saved.
-    public var contextName: String?
+    package var contextName: String?
     /// How many changes the transaction holds (only those of the queried entity when the query names one).
-    public var changes: Int
+    package var changes: Int
 
     /// Creates a transaction record.
-    public init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
+    package init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
                 contextName: String?, changes: Int) {
         self.number = number
         self.timestamp = timestamp
@@ -39,15 +40,15 @@ public struct HistoryTransaction: Sendable, Equatable {
     }
 
     /// ``timestamp`` as a `Date`.
-    public var date: Date? { timestamp.map { Date(timeIntervalSinceReferenceDate: $0) } }
+    package var date: Date? { timestamp.map { Date(timeIntervalSinceReferenceDate: $0) } }
 }
 
 /// One changed object of a persistent-history transaction: a row of `ACHANGE`.
 ///
 /// Core Data equivalent: `NSPersistentHistoryChange`.
-public struct HistoryChange: Sendable, Equatable {
+package struct HistoryChange: Sendable, Equatable {
     /// `ZCHANGETYPE`: 0 insert, 1 update, 2 delete (`NSPersistentHistoryChangeType`).
-    public enum ChangeType: Sendable, Equatable, CustomStringConvertible {
+    package enum ChangeType: Sendable, Equatable, CustomStringConvertible {
         /// The object was inserted (0).
         case insert
         /// The object was updated (1): see ``HistoryChange/updatedProperties``.
@@ -58,7 +59,7 @@ public struct HistoryChange: Sendable, Equatable {
         case other(Int64)
 
         /// The type stored as `raw`.
-        public init(raw: Int64) {
+        package init(raw: Int64) {
             switch raw {
             case 0: self = .insert
             case 1: self = .update
@@ -68,7 +69,7 @@ public struct HistoryChange: Sendable, Equatable {
         }
 
         /// The stored number.
-        public var raw: Int64 {
+        package var raw: Int64 {
             switch self {
             case .insert: 0
             case .update: 1
@@ -78,7 +79,7 @@ public struct HistoryChange: Sendable, Equatable {
         }
 
         /// `insert`, `update`, `delete` or `type N`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .insert: "insert"
             case .update: "update"
@@ -89,25 +90,25 @@ public struct HistoryChange: Sendable, Equatable {
     }
 
     /// `ACHANGE.Z_PK`.
-    public var number: Int64
+    package var number: Int64
     /// The transaction it belongs to (``HistoryTransaction/number``).
-    public var transaction: Int64
+    package var transaction: Int64
     /// Inserted, updated or deleted.
-    public var type: ChangeType
+    package var type: ChangeType
     /// The changed object's concrete entity (`ZENTITY`, named by the layout or `Z_PRIMARYKEY`; `#N` when
     /// neither knows the number).
-    public var entity: String
+    package var entity: String
     /// The changed object (`ZENTITY`, `ZENTITYPK`).
-    public var objectID: ObjectID
+    package var objectID: ObjectID
     /// For an update, the properties it changed, decoded from `ZCOLUMNS` (see ``HistoryPropertyOrder``); a bit
     /// past the entity's properties is shown as `#BIT`. Nil for inserts and deletes.
-    public var updatedProperties: [String]?
+    package var updatedProperties: [String]?
     /// For a delete, the values the entity's preserve-after-deletion attributes had (`ZTOMBSTONE<n>`), by
     /// attribute name, NULL ones left out. Nil for inserts and updates.
-    public var tombstone: [(name: String, value: ObjectValue)]?
+    package var tombstone: [(name: String, value: ObjectValue)]?
 
     /// Creates a change record.
-    public init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
+    package init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
                 updatedProperties: [String]?, tombstone: [(name: String, value: ObjectValue)]?) {
         self.number = number
         self.transaction = transaction
@@ -118,7 +119,7 @@ public struct HistoryChange: Sendable, Equatable {
         self.tombstone = tombstone
     }
 
-    public static func == (lhs: HistoryChange, rhs: HistoryChange) -> Bool {
+    package static func == (lhs: HistoryChange, rhs: HistoryChange) -> Bool {
         lhs.number == rhs.number && lhs.transaction == rhs.transaction && lhs.type == rhs.type && lhs.entity == rhs.entity
             && lhs.objectID == rhs.objectID && lhs.updatedProperties == rhs.updatedProperties
             && lhs.tombstone?.map(\.name) == rhs.tombstone?.map(\.name)
@@ -134,9 +135,9 @@ public struct HistoryChange: Sendable, Equatable {
 ///
 /// Core Data equivalent: `NSPersistentHistoryChangeRequest.fetchHistory(after:)` with a fetch request on
 /// `NSPersistentHistoryTransaction`/`NSPersistentHistoryChange`.
-public struct HistoryQuery: Sendable, Equatable {
+package struct HistoryQuery: Sendable, Equatable {
     /// Where history starts.
-    public enum Since: Sendable, Equatable {
+    package enum Since: Sendable, Equatable {
         /// Transactions after this transaction number (a token: exclusive, as `fetchHistory(after: token)`).
         case token(Int64)
         /// Transactions saved at or after this moment, in seconds since 2001-01-01T00:00:00Z.
@@ -144,14 +145,14 @@ public struct HistoryQuery: Sendable, Equatable {
     }
 
     /// Where history starts; nil for all of it.
-    public var since: Since?
+    package var since: Since?
     /// Only transactions with this author.
-    public var author: String?
+    package var author: String?
     /// Only changes of this entity and its sub-entities, and only transactions holding such changes.
-    public var entity: String?
+    package var entity: String?
 
     /// Creates a query.
-    public init(since: Since? = nil, author: String? = nil, entity: String? = nil) {
+    package init(since: Since? = nil, author: String? = nil, entity: String? = nil) {
         self.since = since
         self.author = author
         self.entity = entity

@@ -1,3 +1,4 @@
+import CDStoreJSON
 internal import GRDB
 
 /// The persistent-history tables of one store, as found in the file: Core Data has changed their columns

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// The SQL of the temporary triggers that note every object a write changes, for ``HistoryRecorder``.

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -7,7 +8,7 @@ extension Store {
     ///
     /// Core Data creates the tables when a store is opened with `NSPersistentHistoryTrackingKey` (every
     /// SwiftData and CloudKit-mirrored store) and never drops them.
-    public var hasPersistentHistory: Bool {
+    package var hasPersistentHistory: Bool {
         get throws { try read { db in try HistoryTables.find(db) != nil } }
     }
 
@@ -16,7 +17,7 @@ extension Store {
     ///
     /// Core Data equivalent: `NSPersistentHistoryChangeRequest.fetchHistory(after:)` with `resultType`
     /// `.transactionsOnly`.
-    public func forEachHistoryTransaction(_ query: HistoryQuery = .init(),
+    package func forEachHistoryTransaction(_ query: HistoryQuery = .init(),
                                           _ body: (HistoryTransaction) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             try read { db in
@@ -32,7 +33,7 @@ extension Store {
     ///
     /// Core Data equivalent: `NSPersistentHistoryChangeRequest.fetchHistory(after:)`, the transactions'
     /// `changes`.
-    public func forEachHistoryChange(_ query: HistoryQuery = .init(), _ body: (HistoryChange) throws -> Void) throws {
+    package func forEachHistoryChange(_ query: HistoryQuery = .init(), _ body: (HistoryChange) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             try read { db in
                 guard let tables = try HistoryTables.find(db) else { return }
@@ -43,14 +44,14 @@ extension Store {
     }
 
     /// The transactions `query` selects, oldest first (``forEachHistoryTransaction(_:_:)`` into an array).
-    public func historyTransactions(_ query: HistoryQuery = .init()) throws -> [HistoryTransaction] {
+    package func historyTransactions(_ query: HistoryQuery = .init()) throws -> [HistoryTransaction] {
         var all: [HistoryTransaction] = []
         try forEachHistoryTransaction(query) { all.append($0) }
         return all
     }
 
     /// The changes `query` selects, in transaction order (``forEachHistoryChange(_:_:)`` into an array).
-    public func historyChanges(_ query: HistoryQuery = .init()) throws -> [HistoryChange] {
+    package func historyChanges(_ query: HistoryQuery = .init()) throws -> [HistoryChange] {
         var all: [HistoryChange] = []
         try forEachHistoryChange(query) { all.append($0) }
         return all

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// What an insert does with an input key that names no property of the entity.
@@ -5,7 +6,7 @@ import Foundation
 /// Seed files apps ship are API responses kept as they came: twenty keys the model has no property for is normal
 /// there, and Groot and MagicalRecord ignore them. Without a mapping the input is meant to use property names,
 /// so an unknown key is most likely a typo and stays an error.
-public enum UnknownKeyPolicy: Sendable, Equatable {
+package enum UnknownKeyPolicy: Sendable, Equatable {
     /// Ignored (and counted) when a JSON mapping is in use, an error otherwise. The default.
     case ignoredUnderMapping
     /// Always ignored and counted (`--ignore-unknown`).
@@ -15,16 +16,16 @@ public enum UnknownKeyPolicy: Sendable, Equatable {
 }
 
 /// The input keys an insert ignored for one entity.
-public struct IgnoredKeys: Sendable, Equatable, CustomStringConvertible {
+package struct IgnoredKeys: Sendable, Equatable, CustomStringConvertible {
     /// The entity whose records held them.
-    public var entity: String
+    package var entity: String
     /// The keys, sorted.
-    public var keys: [String]
+    package var keys: [String]
     /// How many of the entity's records held at least one of them.
-    public var records: Int
+    package var records: Int
 
     /// `ignored 3 keys the model lacks in 30 Venue records: categories, hereNow, id`.
-    public var description: String {
+    package var description: String {
         "ignored \(keys.count) \(keys.count == 1 ? "key" : "keys") the model lacks in \(records) \(entity) "
             + "\(records == 1 ? "record" : "records"): " + keys.joined(separator: ", ")
     }

@@ -1,10 +1,11 @@
+import CDStoreJSON
 /// Options of an insert.
 public struct InsertOptions: Sendable {
     /// Merge a record into the existing object that has the same values for a uniqueness constraint (or for the
     /// mapping's identity attributes) instead of failing, like `NSMergeByPropertyObjectTrumpMergePolicy`.
     public var upsert: Bool
     /// How input keys map to properties (nil: input keys are property names).
-    public var mapping: JSONMapping?
+    package var mapping: JSONMapping?
     /// Called now and then (every few thousand records, and once at the end) with how far the insert has got.
     public var progress: (@Sendable (InsertProgress) -> Void)?
     /// Keep going past records that cannot be stored: the valid ones are written (in the same one transaction)
@@ -14,13 +15,21 @@ public struct InsertOptions: Sendable {
     /// Called with each record skipped under ``skipInvalid``.
     public var onSkip: (@Sendable (SkippedRecord) -> Void)?
     /// What to do with input keys that name no property (``InsertSummary/ignoredKeys`` lists the ignored ones).
-    public var unknownKeys: UnknownKeyPolicy = .ignoredUnderMapping
+    package var unknownKeys: UnknownKeyPolicy = .ignoredUnderMapping
     /// Called, in input order, with the ID of the object each stored record became (with ``upsert``, the
     /// object it merged into); nested objects are not reported.
     public var onInsert: (@Sendable (ObjectID) -> Void)?
 
     /// Creates insert options; the defaults insert plain records, stop at the first bad one and report nothing.
-    public init(upsert: Bool = false, mapping: JSONMapping? = nil,
+    public init(upsert: Bool = false, progress: (@Sendable (InsertProgress) -> Void)? = nil,
+                skipInvalid: Bool = false, onSkip: (@Sendable (SkippedRecord) -> Void)? = nil,
+                onInsert: (@Sendable (ObjectID) -> Void)? = nil) {
+        self.init(upsert: upsert, mapping: nil, progress: progress, skipInvalid: skipInvalid, onSkip: onSkip,
+                  onInsert: onInsert)
+    }
+
+    /// Creates insert options that read input keys through `mapping`.
+    package init(upsert: Bool = false, mapping: JSONMapping?,
                 progress: (@Sendable (InsertProgress) -> Void)? = nil,
                 skipInvalid: Bool = false, onSkip: (@Sendable (SkippedRecord) -> Void)? = nil,
                 onInsert: (@Sendable (ObjectID) -> Void)? = nil) {
@@ -38,7 +47,7 @@ public struct InsertProgress: Sendable, Equatable {
     /// Records read so far (stored or skipped).
     public var records: Int
     /// Where reading the input has got.
-    public var input: InputPosition
+    package var input: InputPosition
     /// Whether this is the last report.
     public var isFinished: Bool
 }
@@ -64,9 +73,9 @@ public struct InsertSummary: Sendable, Equatable {
     /// Records left out under ``InsertOptions/skipInvalid``.
     public var skipped: Int
     /// Input keys that named no property and were ignored (``InsertOptions/unknownKeys``), per entity.
-    public var ignoredKeys: [IgnoredKeys] = []
+    package var ignoredKeys: [IgnoredKeys] = []
 
-    public init(inserted: Int, skipped: Int, ignoredKeys: [IgnoredKeys] = []) {
+    package init(inserted: Int, skipped: Int, ignoredKeys: [IgnoredKeys] = []) {
         self.inserted = inserted
         self.skipped = skipped
         self.ignoredKeys = ignoredKeys

@@ -1,9 +1,10 @@
+import CDStoreJSON
 /// Records read one at a time: the input of a bulk insert, which the store consumes as they are parsed, so that
 /// memory stays flat in the number of records.
 ///
 /// Readers of NDJSON, CSV and JSON arrays conform to it; ``SequenceRecordSource`` adapts any `Sequence` of
 /// records (an array built in code).
-public protocol RecordSource {
+package protocol RecordSource {
     /// The next record, or nil at the end of the input. Throws for input that cannot be read; an error that
     /// conforms to ``SkippableRecordError`` spoils only one record, and reading may go on after it.
     mutating func next() throws -> InputRecord?
@@ -13,17 +14,17 @@ public protocol RecordSource {
 }
 
 extension RecordSource {
-    public var position: InputPosition { InputPosition(bytesRead: 0, totalBytes: nil) }
+    package var position: InputPosition { InputPosition(bytesRead: 0, totalBytes: nil) }
 }
 
 /// How much of an input has been read.
-public struct InputPosition: Sendable, Equatable {
+package struct InputPosition: Sendable, Equatable {
     /// Bytes consumed so far.
-    public var bytesRead: Int64
+    package var bytesRead: Int64
     /// The size of the whole input, when it is known (a regular file); nil for pipes and standard input.
-    public var totalBytes: Int64?
+    package var totalBytes: Int64?
 
-    public init(bytesRead: Int64, totalBytes: Int64?) {
+    package init(bytesRead: Int64, totalBytes: Int64?) {
         self.bytesRead = bytesRead
         self.totalBytes = totalBytes
     }
@@ -31,7 +32,7 @@ public struct InputPosition: Sendable, Equatable {
 
 /// A record-reading error that concerns one record only — a malformed NDJSON line, a CSV row with the wrong
 /// number of fields — so that an insert with `skipInvalid` reports it and continues with the next record.
-public protocol SkippableRecordError: Error, CustomStringConvertible {
+package protocol SkippableRecordError: Error, CustomStringConvertible {
     /// Whether the reader can go on after this error (false when the rest of the input cannot be trusted, such as
     /// a syntax error inside a JSON array).
     var isSkippable: Bool { get }
@@ -42,10 +43,10 @@ public protocol SkippableRecordError: Error, CustomStringConvertible {
 }
 
 /// The records of any `Sequence`, one at a time.
-public struct SequenceRecordSource<Records: Sequence>: RecordSource where Records.Element == InputRecord {
+package struct SequenceRecordSource<Records: Sequence>: RecordSource where Records.Element == InputRecord {
     private var iterator: Records.Iterator
 
-    public init(_ records: Records) { iterator = records.makeIterator() }
+    package init(_ records: Records) { iterator = records.makeIterator() }
 
-    public mutating func next() throws -> InputRecord? { iterator.next() }
+    package mutating func next() throws -> InputRecord? { iterator.next() }
 }

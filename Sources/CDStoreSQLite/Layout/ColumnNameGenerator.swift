@@ -1,3 +1,4 @@
+import CDStoreJSON
 /// Core Data's column-name generator (coredata-format.md §1.5 "Uniquing").
 ///
 /// There is one per root-entity hierarchy, shared by all its sub-entities, and every generated column name of

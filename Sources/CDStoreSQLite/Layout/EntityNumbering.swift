@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// Core Data's entity numbers (`Z_ENT`, coredata-format.md §1.3).

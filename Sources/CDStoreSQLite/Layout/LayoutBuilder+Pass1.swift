@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// Pass 1 (coredata-format.md §1.5 "Order of requests", §1.6 step 3): attribute, FK and entity-key columns.

@@ -1,3 +1,4 @@
+import CDStoreJSON
 /// Pass 2 (coredata-format.md §1.6 "Pass 2", "Join table"): inverses, join tables, `Z_FOK_` columns and the
 /// hidden to-ones of to-manys without inverse.
 extension LayoutBuilder {

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// One stored SQL property of an entity while the layout is built: Core Data's `NSSQLProperty` family.

@@ -1,3 +1,4 @@
+import CDStoreJSON
 /// The two legacy hash-table orders Core Data replays when it lays out relationships
 /// (coredata-format.md §1.6 "Legacy hash order within one entity").
 ///

@@ -1,8 +1,9 @@
+import CDStoreJSON
 import CDStoreModel
 
 extension StoreLayout {
     /// Settings of the layout computation that the model alone does not give.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// For each entity name, the names of its properties (inherited ones included) in the order of the
         /// compiled model's property dictionary (`NSProperties` of the keyed archive, coredata-format.md §4.4).
         ///
@@ -10,14 +11,14 @@ extension StoreLayout {
         /// join table (§1.6 step 3). A model read from Xcode XML has no such order; leave this empty and name
         /// order is used, which gives the same result on every real store checked. Names missing from a list
         /// follow it in name order; unknown names are ignored.
-        public var propertyOrder: [String: [String]]
+        package var propertyOrder: [String: [String]]
         /// Which generation of Core Data's index names to produce (§1.8).
-        public var indexStyle: IndexStyle
+        package var indexStyle: IndexStyle
         /// Added to every entity number: 0 for an ordinary model, 16000 for ancillary models (§1.2).
-        public var entityNumberOffset: Int
+        package var entityNumberOffset: Int
 
         /// Options for a model read from XML, indexed as current Core Data does.
-        public init(propertyOrder: [String: [String]] = [:], indexStyle: IndexStyle = .current,
+        package init(propertyOrder: [String: [String]] = [:], indexStyle: IndexStyle = .current,
                     entityNumberOffset: Int = 0) {
             self.propertyOrder = propertyOrder
             self.indexStyle = indexStyle
@@ -26,7 +27,7 @@ extension StoreLayout {
     }
 
     /// Generations of Core Data's index set (§1.8).
-    public enum IndexStyle: Sendable, Equatable {
+    package enum IndexStyle: Sendable, Equatable {
         /// Current Core Data (seen from framework 637 on): join tables get `<JOIN>_<COL2>_INDEX`, attributes
         /// marked `indexed` get `Z_<Entity>_<attr>`, uniqueness constraints and fetch indexes their indexes.
         case current
@@ -36,18 +37,18 @@ extension StoreLayout {
 
         /// The style of a store written by `NSPersistenceFrameworkVersion` `version`. The switch lies between
         /// 519 (legacy) and 637 (current) in the samples; 600 is a guess.
-        public static func forFrameworkVersion(_ version: Int) -> IndexStyle {
+        package static func forFrameworkVersion(_ version: Int) -> IndexStyle {
             version < 600 ? .legacy : .current
         }
     }
 
     /// Computes the layout Core Data gives `model` in a new store (coredata-format.md §1.3–1.8).
-    public init(model: ManagedObjectModel) {
+    package init(model: ManagedObjectModel) {
         self.init(model: model, options: Options())
     }
 
     /// Computes the layout Core Data gives `model` in a new store, with `options`.
-    public init(model: ManagedObjectModel, options: Options) {
+    package init(model: ManagedObjectModel, options: Options) {
         let builder = LayoutBuilder(model: model, options: options)
         builder.runPass1()
         builder.runPass2()
@@ -59,7 +60,7 @@ extension StoreLayout {
 
     /// Core Data's declared SQL type for an attribute type (coredata-format.md §1.5). Types that never have a
     /// column (Undefined, ObjectID, Composite) map to a fallback and are not given columns by the layout.
-    public static func sqlType(_ type: AttributeType) -> String {
+    package static func sqlType(_ type: AttributeType) -> String {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"
         case .decimal: "DECIMAL"

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// The indexes Core Data creates (coredata-format.md §1.8), checked against the `sqlite_master` of the corpus

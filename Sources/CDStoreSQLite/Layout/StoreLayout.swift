@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 
 /// The SQLite layout Core Data gives a model: entity numbers, tables, columns and indexes.
@@ -8,20 +9,20 @@ import CDStoreModel
 /// ## Topics
 /// - ``entities``, ``entity(named:)``, ``entity(number:)``
 /// - ``tables``, ``indexes``, ``createStatements``
-public struct StoreLayout: Sendable {
+package struct StoreLayout: Sendable {
     /// Every entity, abstract ones and sub-entities included, in `Z_ENT` order.
-    public var entities: [EntityLayout] { didSet { reindex() } }
+    package var entities: [EntityLayout] { didSet { reindex() } }
     /// Entity tables (one per inheritance tree) and join tables, in the order they are created.
-    public var tables: [TableLayout]
+    package var tables: [TableLayout]
     /// Indexes, in the order they are created.
-    public var indexes: [IndexLayout]
+    package var indexes: [IndexLayout]
     /// Positions in ``entities`` by name and by number: every query, insert and migration looks entities up, and
     /// a model may have thousands.
     private var byName: [String: Int] = [:]
     private var byNumber: [Int: Int] = [:]
 
     /// Creates a layout from its parts.
-    public init(entities: [EntityLayout], tables: [TableLayout], indexes: [IndexLayout]) {
+    package init(entities: [EntityLayout], tables: [TableLayout], indexes: [IndexLayout]) {
         self.entities = entities
         self.tables = tables
         self.indexes = indexes
@@ -38,73 +39,73 @@ public struct StoreLayout: Sendable {
     }
 
     /// The layout of the entity called `name`.
-    public func entity(named name: String) -> EntityLayout? {
+    package func entity(named name: String) -> EntityLayout? {
         byName[name].map { entities[$0] }
     }
 
     /// The layout of the entity numbered `number`.
-    public func entity(number: Int) -> EntityLayout? {
+    package func entity(number: Int) -> EntityLayout? {
         byNumber[number].map { entities[$0] }
     }
 
     /// The table called `name`.
-    public func table(named name: String) -> TableLayout? {
+    package func table(named name: String) -> TableLayout? {
         tables.first { $0.name == name }
     }
 
     /// `CREATE TABLE` statements, then `CREATE INDEX` statements, as Core Data would issue them.
-    public var createStatements: [String] {
+    package var createStatements: [String] {
         tables.map(\.createSQL) + indexes.map(\.createSQL)
     }
 }
 
 /// Where one entity's objects and properties live.
-public struct EntityLayout: Sendable, Equatable {
+package struct EntityLayout: Sendable, Equatable {
     /// The entity name.
-    public var name: String
+    package var name: String
     /// Its `Z_ENT` number.
-    public var number: Int
+    package var number: Int
     /// The `Z_ENT` of its direct parent, 0 for a root entity (`Z_PRIMARYKEY.Z_SUPER`).
-    public var superNumber: Int
+    package var superNumber: Int
     /// The last entity number of its subtree: "this entity or a sub-entity" is `Z_ENT BETWEEN number AND subtreeMax`.
-    public var subtreeMax: Int
+    package var subtreeMax: Int
     /// The name of the root entity of its inheritance tree.
-    public var rootName: String
+    package var rootName: String
     /// The table its objects live in (`Z` + the root's name in upper case).
-    public var table: String
+    package var table: String
     /// Whether the entity is abstract.
-    public var isAbstract: Bool
+    package var isAbstract: Bool
     /// Column of every stored attribute, inherited ones included, by attribute name.
-    public var attributeColumns: [String: String]
+    package var attributeColumns: [String: String]
     /// Columns of every stored to-one relationship, inherited ones included, by relationship name.
-    public var toOnes: [String: ToOneLayout]
+    package var toOnes: [String: ToOneLayout]
     /// Storage of every stored to-many relationship, inherited ones included, by relationship name.
-    public var toManys: [String: ToManyLayout]
+    package var toManys: [String: ToManyLayout]
     /// The hidden to-ones Core Data adds to this entity for to-many relationships without inverse that point
     /// at it (or at an ancestor), by their internal name `<n><r>` (n = number of the entity declaring the
     /// to-many `r`). ``ToOneLayout/destination`` is that entity; the same columns are described from the
     /// to-many's side by ``ToManyLayout/foreignKey(table:foreignKey:entityKey:orderKey:)``.
-    public var hiddenToOnes: [String: ToOneLayout] = [:]
+    package var hiddenToOnes: [String: ToOneLayout] = [:]
 
     /// The entity numbers of this entity and its sub-entities.
-    public var subtreeNumbers: ClosedRange<Int> { number...subtreeMax }
+    package var subtreeNumbers: ClosedRange<Int> { number...subtreeMax }
 }
 
 /// The columns of a to-one relationship, all in the source entity's table.
-public struct ToOneLayout: Sendable, Equatable {
+package struct ToOneLayout: Sendable, Equatable {
     /// The destination entity's name.
-    public var destination: String
+    package var destination: String
     /// Holds the destination object's `Z_PK`.
-    public var foreignKey: String
+    package var foreignKey: String
     /// Holds the destination object's `Z_ENT`; present when the destination has sub-entities.
-    public var entityKey: String?
+    package var entityKey: String?
     /// Holds the object's position in the inverse ordered to-many (`Z_FOK_…`); present when the inverse is ordered.
     /// Sort keys, not dense indexes: read with `ORDER BY`.
-    public var orderKey: String?
+    package var orderKey: String?
 }
 
 /// How a to-many relationship is stored.
-public enum ToManyLayout: Sendable, Equatable {
+package enum ToManyLayout: Sendable, Equatable {
     /// The inverse to-one's columns in the destination's table (`table`, the destination hierarchy's table):
     /// `foreignKey` holds the source object's `Z_PK`, `entityKey` its `Z_ENT` (present when the entity that
     /// declares the to-many has sub-entities), `orderKey` the destination object's position in this to-many
@@ -124,25 +125,25 @@ public enum ToManyLayout: Sendable, Equatable {
 }
 
 /// A table and its columns.
-public struct TableLayout: Sendable, Equatable {
+package struct TableLayout: Sendable, Equatable {
     /// A column and its declared SQL type.
-    public struct Column: Sendable, Equatable {
-        public var name: String
-        public var type: String
-        public init(name: String, type: String) {
+    package struct Column: Sendable, Equatable {
+        package var name: String
+        package var type: String
+        package init(name: String, type: String) {
             self.name = name
             self.type = type
         }
     }
     /// The table name.
-    public var name: String
+    package var name: String
     /// Columns in `CREATE TABLE` order (for entity tables `Z_PK`, `Z_ENT`, `Z_OPT` first).
-    public var columns: [Column]
+    package var columns: [Column]
     /// Columns of a composite primary key (join tables); empty for entity tables, whose key is `Z_PK`.
-    public var primaryKey: [String]
+    package var primaryKey: [String]
 
     /// The `CREATE TABLE` statement.
-    public var createSQL: String {
+    package var createSQL: String {
         var parts = columns.map { column in
             column.name == "Z_PK" && primaryKey.isEmpty ? "Z_PK INTEGER PRIMARY KEY" : "\(column.name) \(column.type)"
         }
@@ -152,18 +153,18 @@ public struct TableLayout: Sendable, Equatable {
 }
 
 /// An index Core Data creates.
-public struct IndexLayout: Sendable, Equatable {
+package struct IndexLayout: Sendable, Equatable {
     /// The index name.
-    public var name: String
+    package var name: String
     /// The table it indexes.
-    public var table: String
+    package var table: String
     /// The indexed column terms, as written in the statement (e.g. `ZNAME COLLATE BINARY ASC`).
-    public var columns: [String]
+    package var columns: [String]
     /// Whether it is a `UNIQUE` index.
-    public var isUnique: Bool
+    package var isUnique: Bool
 
     /// The `CREATE INDEX` statement.
-    public var createSQL: String {
+    package var createSQL: String {
         "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))"
     }
 }

@@ -1,15 +1,16 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
 
 /// One SQL statement a migration issued.
-public struct MigrationStatement: Sendable, Equatable {
+package struct MigrationStatement: Sendable, Equatable {
     /// The statement.
-    public var sql: String
+    package var sql: String
     /// The store tables it creates, changes or drops (empty for `Z_PRIMARYKEY`/`Z_METADATA` bookkeeping).
-    public var tables: [String]
+    package var tables: [String]
     /// Whether it only touches cdstore's temporary working tables (not the store file).
-    public var isTemporary: Bool
+    package var isTemporary: Bool
 }
 
 /// Runs one migration step (source model → destination model) inside the caller's transaction.

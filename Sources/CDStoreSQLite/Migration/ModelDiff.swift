@@ -1,10 +1,11 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 
 /// One difference between two model versions, as `cdstore model diff` prints it.
-public struct ModelChange: Sendable, Equatable, CustomStringConvertible {
+package struct ModelChange: Sendable, Equatable, CustomStringConvertible {
     /// What changed.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case entityAdded = "entity added"
         case entityRemoved = "entity removed"
         case entityRenamed = "entity renamed"
@@ -33,15 +34,15 @@ public struct ModelChange: Sendable, Equatable, CustomStringConvertible {
         case fetchIndexChanged = "fetch index changed"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The entity concerned (its destination-model name, or source-model name for removals).
-    public var entity: String
+    package var entity: String
     /// The property, constraint or index concerned.
-    public var subject: String?
+    package var subject: String?
     /// Details: the old name, old → new type, …
-    public var detail: String?
+    package var detail: String?
 
-    public init(_ kind: Kind, entity: String, subject: String? = nil, detail: String? = nil) {
+    package init(_ kind: Kind, entity: String, subject: String? = nil, detail: String? = nil) {
         self.kind = kind
         self.entity = entity
         self.subject = subject
@@ -49,10 +50,10 @@ public struct ModelChange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `entity.subject`, or `entity`.
-    public var target: String { subject.map { "\(entity).\($0)" } ?? entity }
+    package var target: String { subject.map { "\(entity).\($0)" } ?? entity }
 
     /// One line, e.g. `attribute renamed: Staff.fullName (was name)`.
-    public var description: String {
+    package var description: String {
         "\(kind.rawValue): \(target)" + (detail.map { " (\($0))" } ?? "")
     }
 }
@@ -101,12 +102,12 @@ struct ModelMatcher {
 /// Compares two models the way Core Data's inferred mapping sees them.
 ///
 /// Core Data equivalent: the differences behind `NSMappingModel.inferredMappingModel(forSourceModel:destinationModel:)`.
-public enum ModelDiff {
+package enum ModelDiff {
     /// The changes from `source` to `destination`, entities in destination-model order, removals last.
     /// Properties are compared per entity over the properties it declares; a property moved to a parent entity
     /// shows as removed from the child and added to the parent (rows keep their values: the mapping matches
     /// inherited properties).
-    public static func changes(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> [ModelChange] {
+    package static func changes(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> [ModelChange] {
         let matcher = ModelMatcher(source: source, destination: destination)
         var changes: [ModelChange] = []
         var matchedSources: Set<String> = []

@@ -1,17 +1,18 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
 
 /// How to migrate a store.
-public struct MigrationOptions: Sendable {
+package struct MigrationOptions: Sendable {
     /// Copy the store (and its `-wal`/`-shm` files) to `<store>.backup-<yyyyMMdd-HHmmss>` before the first change.
-    public var backup: Bool
+    package var backup: Bool
     /// Work out the plan on a temporary copy of the store and leave the store itself untouched.
-    public var dryRun: Bool
+    package var dryRun: Bool
     /// For tests: fail as if SQLite had failed after this many statements (the store must come out unchanged).
-    public var failAfterStatements: Int?
+    package var failAfterStatements: Int?
 
-    public init(backup: Bool = true, dryRun: Bool = false, failAfterStatements: Int? = nil) {
+    package init(backup: Bool = true, dryRun: Bool = false, failAfterStatements: Int? = nil) {
         self.backup = backup
         self.dryRun = dryRun
         self.failAfterStatements = failAfterStatements
@@ -19,40 +20,40 @@ public struct MigrationOptions: Sendable {
 }
 
 /// What a migration did (or, for a dry run, would do).
-public struct MigrationReport: Sendable {
+package struct MigrationReport: Sendable {
     /// One model step.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// The source model version (its name in the `.xcdatamodeld`, or a description of the store's model).
-        public var from: String
+        package var from: String
         /// The destination model version.
-        public var to: String
+        package var to: String
         /// The differences, as `cdstore model diff` prints them.
-        public var changes: [ModelChange]
+        package var changes: [ModelChange]
         /// The statements issued on the store (temporary working tables left out).
-        public var statements: [MigrationStatement]
+        package var statements: [MigrationStatement]
         /// Whether entity numbers had to be reassigned (see ``Store/migrate(at:to:options:)``).
-        public var renumberedEntities: Bool
+        package var renumberedEntities: Bool
         /// Tables each change concerns, for statement counts.
         var changeTables: [[String]]
 
         /// The statements that touch the tables of `changes[index]`.
-        public func statementCount(forChange index: Int) -> Int {
+        package func statementCount(forChange index: Int) -> Int {
             let tables = Set(changeTables[index])
             return statements.filter { !Set($0.tables).isDisjoint(with: tables) }.count
         }
     }
     /// The steps, in order.
-    public var steps: [Step]
+    package var steps: [Step]
     /// Where the backup copy went (nil with no backup, or a dry run).
-    public var backupPath: String?
+    package var backupPath: String?
     /// Whether the store was left untouched (a dry run, or nothing to do).
-    public var isDryRun: Bool
+    package var isDryRun: Bool
     /// Things the migration could not do as asked, one sentence each (e.g. a model kept as JSON because its
     /// `Z_MODELCACHE` could not be written).
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
     /// The plan: one line per step, then one per change with the number of SQL statements on its tables.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines: [String] = []
         for step in steps {
             let bookkeeping = step.statements.filter { $0.tables.isEmpty }.count
@@ -95,7 +96,7 @@ extension Store {
     /// naming the change with Core Data's number (134190 not inferable, 134130 no source model, 134100 unrelated
     /// model); SQLite failures are ``StoreError/Code/sqlite`` (134110).
     @discardableResult
-    public static func migrate(at path: String, to destination: LoadedModel, options: MigrationOptions = .init()) throws -> MigrationReport {
+    package static func migrate(at path: String, to destination: LoadedModel, options: MigrationOptions = .init()) throws -> MigrationReport {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.cannotOpen, "no store at \(path)") }
         let database: DatabaseQueue
         do {
@@ -108,7 +109,7 @@ extension Store {
     }
 
     /// The differences between the store's model and `destination` (empty when the hashes match).
-    public static func modelDifferences(at path: String, destination: LoadedModel) throws -> [ModelChange] {
+    package static func modelDifferences(at path: String, destination: LoadedModel) throws -> [ModelChange] {
         let database = try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
         let metadata = try readMetadata(database, path: path)
         guard !metadata.hashDifferences(from: destination.model).isEmpty else { return [] }

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStorePredicate
 
 extension PredicateNode {

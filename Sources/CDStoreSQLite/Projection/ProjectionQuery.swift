@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 internal import GRDB

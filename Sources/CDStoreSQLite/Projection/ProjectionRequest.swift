@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStorePredicate
 import Foundation
 
@@ -18,13 +19,13 @@ public struct ProjectionRequest: Sendable {
     /// What each result holds, in order.
     public var properties: [ProjectionProperty]
     /// Only objects matching it (nil = all).
-    public var predicate: PredicateNode?
+    package var predicate: PredicateNode?
     /// Group the objects by these values (`propertiesToGroupBy`): key paths, `lowercase:`/`uppercase:` of one,
     /// or the result key of a property.
     public var groupBy: [ProjectionProperty]
     /// Only groups matching it (`havingPredicate`); needs ``groupBy``. Key paths in it are grouped keys or result
     /// keys (aliases), functions in Core Data's spelling (`sum:(salary) > 1000`, `count:(id) >= 2`) aggregate the group.
-    public var having: PredicateNode?
+    package var having: PredicateNode?
     /// Drop duplicate results (`returnsDistinctResults`).
     public var distinct: Bool
     /// Order of the results: result keys (`total`, `sum:salary`) or key paths.
@@ -36,7 +37,7 @@ public struct ProjectionRequest: Sendable {
     /// Include objects of sub-entities.
     public var includesSubentities: Bool
 
-    public init(entity: String, properties: [ProjectionProperty], predicate: PredicateNode? = nil,
+    package init(entity: String, properties: [ProjectionProperty], predicate: PredicateNode? = nil,
                 groupBy: [ProjectionProperty] = [], having: PredicateNode? = nil, distinct: Bool = false,
                 sort: [SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil, includesSubentities: Bool = true) {
         self.entity = entity
@@ -52,7 +53,7 @@ public struct ProjectionRequest: Sendable {
     }
 
     /// A request from property texts (see ``ProjectionProperty/init(parsing:)``).
-    public init(entity: String, properties: [String], predicate: PredicateNode? = nil, groupBy: [String] = [],
+    package init(entity: String, properties: [String], predicate: PredicateNode? = nil, groupBy: [String] = [],
                 having: PredicateNode? = nil, distinct: Bool = false, sort: [SortDescriptor] = [], limit: Int? = nil,
                 offset: Int? = nil, includesSubentities: Bool = true) throws {
         self.init(entity: entity, properties: try properties.map(ProjectionProperty.init(parsing:)), predicate: predicate,
@@ -70,19 +71,19 @@ public struct ProjectionRequest: Sendable {
 /// expression is `NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "salary")])`.
 public struct ProjectionProperty: Sendable, Equatable {
     /// Functions of Core Data's `NSExpression(forFunction:arguments:)` that a projection can apply.
-    public enum Function: String, Sendable, CaseIterable {
+    package enum Function: String, Sendable, CaseIterable {
         case sum, average, count, min, max, median, stddev, lowercase, uppercase
 
         /// Whether the function folds many objects into one value (all but `lowercase`, `uppercase`).
-        public var isAggregate: Bool { self != .lowercase && self != .uppercase }
+        package var isAggregate: Bool { self != .lowercase && self != .uppercase }
     }
 
     /// The function, or nil for the value itself.
-    public var function: Function?
+    package var function: Function?
     /// The function's argument (or the value): a key path or an expression of the predicate language.
-    public var expression: ExpressionNode
+    package var expression: ExpressionNode
     /// The argument as written (`salary`, `department.name`, `employees.@count`).
-    public var expressionText: String
+    package var expressionText: String
     /// The result key given with `AS alias`.
     public var alias: String?
 
@@ -95,9 +96,9 @@ public struct ProjectionProperty: Sendable, Equatable {
     }
 
     /// Whether the value is an aggregate over the objects of a group.
-    public var isAggregate: Bool { function?.isAggregate ?? false }
+    package var isAggregate: Bool { function?.isAggregate ?? false }
 
-    public init(function: Function? = nil, expression: ExpressionNode, text: String, alias: String? = nil) {
+    package init(function: Function? = nil, expression: ExpressionNode, text: String, alias: String? = nil) {
         self.function = function
         self.expression = expression
         self.expressionText = text
@@ -169,7 +170,7 @@ public struct ProjectionProperty: Sendable, Equatable {
     }
 
     /// Splits a comma-separated list of properties at top-level commas (not inside parentheses, braces or quotes).
-    public static func splitList(_ text: String) -> [String] {
+    package static func splitList(_ text: String) -> [String] {
         var items: [String] = [], current = "", depth = 0
         var quote: Character?
         for c in text {

@@ -1,3 +1,4 @@
+import CDStoreJSON
 internal import GRDB
 
 extension Store {
@@ -6,14 +7,14 @@ extension Store {
     /// one SQL query.
     ///
     /// Core Data equivalent: `NSManagedObjectContext.fetch(_:)` of a request with `.dictionaryResultType`.
-    public func project(_ request: ProjectionRequest) throws -> [[(String, ObjectValue)]] {
+    package func project(_ request: ProjectionRequest) throws -> [[(String, ObjectValue)]] {
         var results: [[(String, ObjectValue)]] = []
         try forEachProjected(request) { results.append($0) }
         return results
     }
 
     /// Calls `body` with each result of ``project(_:)`` as SQLite produces it, holding one row at a time.
-    public func forEachProjected(_ request: ProjectionRequest, _ body: ([(String, ObjectValue)]) throws -> Void) throws {
+    package func forEachProjected(_ request: ProjectionRequest, _ body: ([(String, ObjectValue)]) throws -> Void) throws {
         let query = try ProjectionQuery(store: self, request: request)
         try withoutActuallyEscaping(body) { body in
             try read { db in

@@ -1,3 +1,4 @@
+import CDStoreJSON
 internal import GRDB
 import Foundation
 internal import GRDBSQLite

@@ -1,3 +1,4 @@
+import CDStoreJSON
 internal import GRDB
 
 /// A piece of SQL with its bound values. User text only ever travels in ``arguments``; ``sql`` is built from

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 internal import GRDB
 
@@ -8,7 +9,7 @@ internal import GRDB
 /// transaction ends; memory holds one batch whatever the number of objects.
 ///
 /// Core Data equivalent: a fetch with `fetchBatchSize`.
-public final class ObjectCursor {
+package final class ObjectCursor {
     /// The SQLite side, released when the transaction ends (GRDB's statements must be finalized on their
     /// connection's thread, which a cursor kept past its transaction would not be on).
     private struct Reading {
@@ -49,7 +50,7 @@ public final class ObjectCursor {
     }
 
     /// The next object, or nil after the last one.
-    public func next() throws -> FetchedObject? {
+    package func next() throws -> FetchedObject? {
         if position < batch.count {
             defer { position += 1 }
             return batch[position]
@@ -65,7 +66,7 @@ public final class ObjectCursor {
     }
 
     /// Calls `body` with each remaining object.
-    public func forEach(_ body: (FetchedObject) throws -> Void) throws {
+    package func forEach(_ body: (FetchedObject) throws -> Void) throws {
         while let object = try next() { try body(object) }
     }
 

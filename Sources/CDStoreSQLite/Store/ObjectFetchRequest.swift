@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 
@@ -8,7 +9,7 @@ public struct ObjectFetchRequest: Sendable {
     /// The entity whose objects are wanted.
     public var entity: String
     /// Only objects matching it (nil = all).
-    public var predicate: PredicateNode?
+    package var predicate: PredicateNode?
     /// Order of the results, most significant first. Ties keep primary-key order.
     public var sort: [SortDescriptor]
     /// At most this many objects (`fetchLimit`).
@@ -18,17 +19,17 @@ public struct ObjectFetchRequest: Sendable {
     /// Include objects of sub-entities (`includesSubentities`, true by default).
     public var includesSubentities: Bool
     /// How relationships appear in the fetched objects.
-    public var relationships: RelationshipOutput
+    package var relationships: RelationshipOutput
     /// Relationship key paths whose objects are nested in the results instead of named by ID
     /// (`["employees", "employees.badge"]`), fetched with one query per relationship and batch, never per object.
     ///
     /// Core Data equivalent: `relationshipKeyPathsForPrefetching`.
     public var includes: [String]
     /// Only the objects with these primary keys (nil = no such restriction).
-    public var primaryKeys: [Int64]?
+    package var primaryKeys: [Int64]?
 
     /// Creates a request for all objects of `entity`.
-    public init(entity: String, predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil,
+    package init(entity: String, predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil,
                 offset: Int? = nil, includesSubentities: Bool = true, relationships: RelationshipOutput = .objectIDs,
                 includes: [String] = [], primaryKeys: [Int64]? = nil) {
         self.entity = entity
@@ -44,7 +45,7 @@ public struct ObjectFetchRequest: Sendable {
 }
 
 /// How fetched objects show their relationships.
-public enum RelationshipOutput: Sendable, Equatable {
+package enum RelationshipOutput: Sendable, Equatable {
     /// Not at all: attributes only.
     case none
     /// A to-one as the related object's ID (or null), a to-many as an array of IDs in relationship order.
@@ -84,31 +85,31 @@ public struct SortDescriptor: Sendable, Equatable {
 }
 
 /// An object read from the store: its identity and its attribute values.
-public struct FetchedObject: Sendable, Equatable {
+package struct FetchedObject: Sendable, Equatable {
     /// Its primary key (`Z_PK`).
-    public var primaryKey: Int64
+    package var primaryKey: Int64
     /// Its URI (`x-coredata://…`), set by the store that fetched it.
-    public var objectID: ObjectID?
+    package var objectID: ObjectID?
     /// The name of its entity (a sub-entity of the requested one, possibly).
-    public var entity: String
+    package var entity: String
     /// Attribute values, in the model's order (inherited attributes first), then relationship values as the
     /// request asked for them.
-    public var values: [(String, ObjectValue)]
+    package var values: [(String, ObjectValue)]
 
-    public init(primaryKey: Int64, entity: String, values: [(String, ObjectValue)], objectID: ObjectID? = nil) {
+    package init(primaryKey: Int64, entity: String, values: [(String, ObjectValue)], objectID: ObjectID? = nil) {
         self.primaryKey = primaryKey
         self.objectID = objectID
         self.entity = entity
         self.values = values
     }
 
-    public static func == (lhs: FetchedObject, rhs: FetchedObject) -> Bool {
+    package static func == (lhs: FetchedObject, rhs: FetchedObject) -> Bool {
         lhs.primaryKey == rhs.primaryKey && lhs.entity == rhs.entity && lhs.values.count == rhs.values.count
             && zip(lhs.values, rhs.values).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
     /// The value of the attribute called `name`, or nil when the object has no such attribute.
-    public subscript(name: String) -> ObjectValue? {
+    package subscript(name: String) -> ObjectValue? {
         values.first { $0.0 == name }?.1
     }
 }

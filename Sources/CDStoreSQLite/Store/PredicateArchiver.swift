@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 
@@ -13,22 +14,22 @@ import CDStorePredicate
 /// Refused with a message: `SUBQUERY`, `TERNARY`, `CAST` that did not fold into a constant, indexes
 /// (`[FIRST]`, `[n]`), unary minus of a non-literal, assignments, `FETCH`, `ANYKEY`, set operations and
 /// `UTI-CONFORMS-TO`/`UTI-EQUALS` — Foundation's archived forms of these are not in the corpus.
-public struct PredicateArchiver: PredicateArchiving {
+package struct PredicateArchiver: PredicateArchiving {
     /// A construct this archiver does not write.
     struct Unsupported: Error, CustomStringConvertible {
         var description: String
     }
 
     /// Creates an archiver.
-    public init() {}
+    package init() {}
 
     /// Parses `text` as a predicate and writes it; throws the parser's error or ``Unsupported``.
-    public func archivePredicate(_ text: String, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
+    package func archivePredicate(_ text: String, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
         try predicate(try PredicateParser.parse(text), &builder)
     }
 
     /// Parses `text` as an expression and writes it; throws the parser's error or ``Unsupported``.
-    public func archiveExpression(_ text: String, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
+    package func archiveExpression(_ text: String, into builder: inout KeyedArchiveBuilder) throws -> PropertyListValue {
         try expression(try PredicateParser.parseExpression(text), &builder)
     }
 

@@ -1,3 +1,4 @@
+import CDStoreJSON
 internal import GRDB
 
 extension Store {
@@ -7,7 +8,7 @@ extension Store {
     ///
     /// Core Data equivalent: adding the store with `NSSQLitePragmasOption: ["journal_mode": "DELETE"]` and
     /// copying the single file into the bundle (Apple's QA1809).
-    public func prepareForBundling() throws {
+    package func prepareForBundling() throws {
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
         do {
             try database.writeWithoutTransaction { db in
@@ -21,7 +22,7 @@ extension Store {
     }
 
     /// Closes the connection, so that the files can be moved or checked byte for byte.
-    public func close() throws {
+    package func close() throws {
         try database.close()
     }
 }

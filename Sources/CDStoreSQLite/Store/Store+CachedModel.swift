@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -25,7 +26,7 @@ extension Store {
     ///
     /// Core Data equivalent: `NSManagedObjectModel.mergedModel(from:forStoreMetadata:)` finding the model cached
     /// in the store.
-    public static func cachedModel(at path: String, busyTimeout: TimeInterval = Store.defaultBusyTimeout,
+    package static func cachedModel(at path: String, busyTimeout: TimeInterval = Store.defaultBusyTimeout,
                                    immutable: Bool = false) throws -> LoadedModel {
         let store = try open(at: path, loaded: nil, options: Options(readOnly: true, createIfMissing: false,
                                                                      busyTimeout: busyTimeout, immutable: immutable))

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 internal import GRDB
@@ -6,12 +7,12 @@ extension Store {
     /// The objects `request` selects, in its order.
     ///
     /// Core Data equivalent: `NSManagedObjectContext.fetch(_:)`.
-    public func fetch(_ request: ObjectFetchRequest) throws -> [FetchedObject] {
+    package func fetch(_ request: ObjectFetchRequest) throws -> [FetchedObject] {
         try read { db in try fetchObjects(request, db: db) }
     }
 
     /// Calls `body` with each object `request` selects, a batch at a time, without holding them all in memory.
-    public func forEach(_ request: ObjectFetchRequest, _ body: (FetchedObject) throws -> Void) throws {
+    package func forEach(_ request: ObjectFetchRequest, _ body: (FetchedObject) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             try read { db in try fetchObjects(request, db: db, batch: body) }
         }
@@ -40,7 +41,7 @@ extension Store {
     ///     while let employee = try cursor.next() { print(employee.primaryKey) }
     /// }
     /// ```
-    public func makeCursor(_ request: ObjectFetchRequest) throws -> ObjectCursor {
+    package func makeCursor(_ request: ObjectFetchRequest) throws -> ObjectCursor {
         let transaction = try requireTransaction(for: "a cursor")
         return try translatingErrors(writing: false) {
             try ObjectCursor(store: self, request: request, db: transaction.db, transaction: transaction)
@@ -50,7 +51,7 @@ extension Store {
     /// How many objects `request` selects (its limit and offset apply).
     ///
     /// Core Data equivalent: `NSManagedObjectContext.count(for:)`.
-    public func count(_ request: ObjectFetchRequest) throws -> Int {
+    package func count(_ request: ObjectFetchRequest) throws -> Int {
         let query = try QueryBuilder(store: self, request: request)
         let count = query.countStatement()
         return try read { db in
@@ -65,7 +66,7 @@ extension Store {
     ///
     /// Core Data equivalent: fetching the objects, `NSManagedObjectContext.delete(_:)` on each, then `save()`.
     @discardableResult
-    public func delete(_ request: ObjectFetchRequest, dryRun: Bool = false) throws -> DeleteResult {
+    package func delete(_ request: ObjectFetchRequest, dryRun: Bool = false) throws -> DeleteResult {
         let query = try QueryBuilder(store: self, request: request)
         let keys = query.objectKeyStatement()
         let body = { (db: Database) throws -> DeleteResult in

@@ -1,61 +1,62 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
 
 /// What `cdstore info` shows about a store.
-public struct StoreInfo: Sendable {
+package struct StoreInfo: Sendable {
     /// One entity's line: its number, its hashes and its objects.
-    public struct EntityInfo: Sendable {
-        public var name: String
+    package struct EntityInfo: Sendable {
+        package var name: String
         /// `Z_ENT`.
-        public var number: Int
+        package var number: Int
         /// The parent's `Z_ENT`, 0 for a root.
-        public var superNumber: Int
+        package var superNumber: Int
         /// The hash in the store's metadata (base64), nil when the metadata has none for it.
-        public var storedHash: String?
+        package var storedHash: String?
         /// Whether the stored hash equals the model's.
-        public var hashMatches: Bool
+        package var hashMatches: Bool
         /// Objects of exactly this entity.
-        public var objects: Int
+        package var objects: Int
         /// `Z_MAX` (only the root row of a hierarchy carries it).
-        public var maxPrimaryKey: Int64
+        package var maxPrimaryKey: Int64
     }
 
-    public var path: String
-    public var uuid: String
-    public var storeType: String?
-    public var frameworkVersion: Int?
-    public var versionIdentifiers: [String]
-    public var hashesVersion: Int?
-    public var journalMode: String
-    public var autoVacuum: Int
-    public var pageSize: Int
+    package var path: String
+    package var uuid: String
+    package var storeType: String?
+    package var frameworkVersion: Int?
+    package var versionIdentifiers: [String]
+    package var hashesVersion: Int?
+    package var journalMode: String
+    package var autoVacuum: Int
+    package var pageSize: Int
     /// Whether the store carries Core Data's model cache (`Z_MODELCACHE` with content).
-    public var hasCoreDataModelCache: Bool
+    package var hasCoreDataModelCache: Bool
     /// Whether the store carries cdstore's JSON model in its metadata.
-    public var hasCDStoreModel: Bool
+    package var hasCDStoreModel: Bool
     /// Where the model used to read the store came from.
-    public var modelSource: Store.ModelSource
+    package var modelSource: Store.ModelSource
     /// Core Data or SwiftData, CloudKit mirroring, persistent history.
-    public var kind: StoreKind
+    package var kind: StoreKind
     /// Metadata keys, sorted.
-    public var metadataKeys: [String]
-    public var entities: [EntityInfo]
+    package var metadataKeys: [String]
+    package var entities: [EntityInfo]
     /// Ancillary entities in `Z_PRIMARYKEY` (numbers from 16000: persistent history, CloudKit mirroring), with
     /// the row counts of their `A…` tables.
-    public var historyEntities: [(name: String, number: Int, rows: Int)]
+    package var historyEntities: [(name: String, number: Int, rows: Int)]
 
     /// Whether the model's hashes say anything: a model inferred from the tables has none of its own.
-    public var hashesChecked: Bool { modelSource != .inferredFromTables }
+    package var hashesChecked: Bool { modelSource != .inferredFromTables }
     /// Whether every entity's stored hash equals the model's.
-    public var hashesMatch: Bool { entities.allSatisfy(\.hashMatches) }
+    package var hashesMatch: Bool { entities.allSatisfy(\.hashMatches) }
 }
 
 extension Store {
     /// The store's metadata, model hashes against its metadata, and row counts per entity.
     ///
     /// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)` plus counts.
-    public func info() throws -> StoreInfo {
+    package func info() throws -> StoreInfo {
         try read { db in
             let stored = metadata.entityHashes
             let current = VersionHasher.entityHashes(of: model).mapValues { Data($0) }

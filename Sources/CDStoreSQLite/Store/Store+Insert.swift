@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -7,7 +8,7 @@ extension Store {
     /// with every object nested in them, all in one transaction: either everything is stored or nothing is.
     /// Returns the number of records stored. See ``insert(from:into:options:)``.
     @discardableResult
-    public func insert(_ records: some Sequence<InputRecord>, into entityName: String, options: InsertOptions = .init()) throws -> Int {
+    package func insert(_ records: some Sequence<InputRecord>, into entityName: String, options: InsertOptions = .init()) throws -> Int {
         var source = SequenceRecordSource(records)
         return try insert(from: &source, into: entityName, options: options).inserted
     }
@@ -29,7 +30,7 @@ extension Store {
     /// Core Data equivalent: `NSEntityDescription.insertNewObject(forEntityName:into:)` for each object, then
     /// `save()`.
     @discardableResult
-    public func insert(from source: inout some RecordSource, into entityName: String,
+    package func insert(from source: inout some RecordSource, into entityName: String,
                        options: InsertOptions = .init()) throws -> InsertSummary {
         let entity = try resolveEntity(entityName)
         return try write { db in
@@ -107,7 +108,7 @@ extension Store {
     }
 
     /// The entity called `name`, or an error that suggests the nearest name.
-    public func resolveEntity(_ name: String) throws -> Entity {
+    package func resolveEntity(_ name: String) throws -> Entity {
         guard let entity = model.entity(named: name) else {
             throw StoreError(.unknownName, "no entity '\(name)' in the model"
                              + Suggestion.didYouMean(name, among: model.entities.map(\.name)))

@@ -1,3 +1,4 @@
+import CDStoreJSON
 internal import GRDB
 
 extension Store {
@@ -13,7 +14,7 @@ extension Store {
     /// ```
     ///
     /// The corresponding SQLite function is `sqlite3_interrupt`.
-    public func interrupt() {
+    package func interrupt() {
         database.interrupt()
     }
 }

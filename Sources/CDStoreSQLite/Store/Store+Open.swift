@@ -1,10 +1,11 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
 
 extension Store {
     /// Opens the store at `path` with `model`; see ``open(at:loaded:options:)``.
-    public static func open(at path: String, model: ManagedObjectModel?, options: Options = .init()) throws -> Store {
+    package static func open(at path: String, model: ManagedObjectModel?, options: Options = .init()) throws -> Store {
         try open(at: path, loaded: model.map { LoadedModel(model: $0, file: URL(fileURLWithPath: path), format: .json) },
                  options: options)
     }
@@ -17,8 +18,7 @@ extension Store {
     /// model earlier cdstore versions kept in the metadata when the store has no cache matching its hashes; when
     /// there is neither (Core Data would fail with 134130), a model inferred from the tables, which reads but
     /// refuses writes (``ModelSource/inferredFromTables``, ``InferredModel``).
-    public static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
-        DerivationHashing.install()
+    package static func open(at path: String, loaded: LoadedModel?, options: Options = .init()) throws -> Store {
         if let loaded { try refuseUnsafeNames(loaded.model) }
         guard FileManager.default.fileExists(atPath: path) else {
             guard options.createIfMissing, !options.readOnly, !options.immutable else {

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 internal import GRDB
 
@@ -50,7 +51,7 @@ extension Store {
     /// Inside ``inWriteTransaction(_:)`` it runs in that transaction, seeing its changes.
     ///
     /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` on a context that only reads.
-    public func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
         if AmbientTransaction.current?.store === self { return try body() }
         return try translatingErrors(writing: false) {
             try database.read { db in try run(body, db: db, writing: false) }
@@ -65,7 +66,7 @@ extension Store {
     /// to the store meanwhile waits for the transaction to end (the store has one writer at a time).
     ///
     /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` followed by `save()`.
-    public func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
+    package func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         try write { db in
             if let current = AmbientTransaction.current, current.store === self, current.writing { return try body() }
             return try run(body, db: db, writing: true)
@@ -73,10 +74,10 @@ extension Store {
     }
 
     /// Whether this thread is inside ``inReadTransaction(_:)`` or ``inWriteTransaction(_:)`` of this store.
-    public var isInTransaction: Bool { AmbientTransaction.current?.store === self }
+    package var isInTransaction: Bool { AmbientTransaction.current?.store === self }
 
     /// Whether this thread is inside ``inWriteTransaction(_:)`` of this store.
-    public var isInWriteTransaction: Bool {
+    package var isInWriteTransaction: Bool {
         guard let current = AmbientTransaction.current else { return false }
         return current.store === self && current.writing
     }
@@ -107,7 +108,7 @@ extension Store {
 
     /// Whether the store keeps its journal in a write-ahead log (`-wal`), where readers on other connections
     /// read a snapshot while a writer writes.
-    public func usesWriteAheadLog() throws -> Bool {
+    package func usesWriteAheadLog() throws -> Bool {
         try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal" }
     }
 
@@ -116,7 +117,7 @@ extension Store {
     ///
     /// Readers on other connections see what writers have committed when their read transaction begins; in a
     /// rollback-journal store (not WAL) a writer's commit waits for them, up to the busy timeout.
-    public func makeReadOnlyConnection() throws -> Store {
+    package func makeReadOnlyConnection() throws -> Store {
         guard !path.isEmpty, path != ":memory:", privateCopy == nil else {
             throw StoreError(.cannotOpen, "an in-memory or immutable store has a single connection")
         }

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
 import Foundation
@@ -18,7 +19,7 @@ extension Store {
     ///
     /// Core Data equivalent: `NSBatchUpdateRequest` (which, unlike this, skips validation).
     @discardableResult
-    public func update(_ request: UpdateRequest, dryRun: Bool = false) throws -> Int {
+    package func update(_ request: UpdateRequest, dryRun: Bool = false) throws -> Int {
         let plan = try UpdatePlan(store: self, request: request)
         return dryRun ? try read { db in try plan.run(db, write: false) } : try write { db in try plan.run(db, write: true) }
     }

@@ -1,34 +1,35 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
 
 /// One thing `verify` found wrong, with the entity or table concerned.
-public struct VerifyProblem: Sendable, Equatable, CustomStringConvertible {
+package struct VerifyProblem: Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case metadata, primaryKeys, schema, entityNumbers, maxPrimaryKey, danglingReference, joinTable, inverse, externalData
     }
     /// How bad it is.
-    public enum Severity: String, Sendable {
+    package enum Severity: String, Sendable {
         /// Core Data cannot use the store as it is (or would read it wrong).
         case problem
         /// Core Data opens and reads the store, but something it would do next fails (see the message).
         case warning
     }
-    public var kind: Kind
+    package var kind: Kind
     /// The entity (or table) concerned.
-    public var subject: String
-    public var message: String
-    public var severity: Severity = .problem
+    package var subject: String
+    package var message: String
+    package var severity: Severity = .problem
 
-    public init(kind: Kind, subject: String, message: String, severity: Severity = .problem) {
+    package init(kind: Kind, subject: String, message: String, severity: Severity = .problem) {
         self.kind = kind
         self.subject = subject
         self.message = message
         self.severity = severity
     }
 
-    public var description: String {
+    package var description: String {
         (severity == .warning ? "warning: " : "") + "\(kind.rawValue): \(subject): \(message)"
     }
 }
@@ -48,7 +49,7 @@ extension Store {
     /// without looking at `Z_ENT` (its SQL selects `0` for the entity: `SELECT 0, t0.Z_PK, t0.Z_OPT, … FROM
     /// ZBOOK t0`), so odd `Z_ENT` values there are not checked. A foreign key of 0 is no object, like NULL.
     /// With a model inferred from the tables there are no hashes to compare.
-    public func verify() throws -> [VerifyProblem] {
+    package func verify() throws -> [VerifyProblem] {
         try read { db in
             var problems: [VerifyProblem] = []
             func report(_ kind: VerifyProblem.Kind, _ subject: String, _ message: String,

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -24,28 +25,28 @@ internal import GRDB
 /// - Stopping a running command: ``interrupt()``
 /// - Persistent history: ``hasPersistentHistory``, ``forEachHistoryTransaction(_:_:)``, ``forEachHistoryChange(_:_:)``
 ///   (writes into a store with history add to it: docs/decisions/0009-persistent-history-writes.md)
-public final class Store: @unchecked Sendable {
+package final class Store: @unchecked Sendable {
     /// How to open a store.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Open without writing anything (also chosen when the file is not writable).
-        public var readOnly = false
+        package var readOnly = false
         /// Create the store when the file does not exist (otherwise that is an error).
-        public var createIfMissing = true
+        package var createIfMissing = true
         /// The UUID of a newly created store (random when nil).
-        public var uuid: String? = nil
+        package var uuid: String? = nil
         /// Migrate a store saved with another version of the model (lightweight migration, inferred mapping);
         /// when false, such a store is refused (134100) with the list of differences. Read-only opens never migrate.
-        public var migrate = true
+        package var migrate = true
         /// Back up the store before migrating it (see ``MigrationOptions/backup``).
-        public var backup = true
+        package var backup = true
         /// How long to wait for another connection (another process) that holds the store's lock, in seconds,
         /// before failing with ``StoreError/Code/busy``; 0 fails at once.
-        public var busyTimeout: TimeInterval = Store.defaultBusyTimeout
+        package var busyTimeout: TimeInterval = Store.defaultBusyTimeout
         /// Read without changing a byte of the store, its `-wal` or its `-shm` (SQLite's `immutable=1`; a store
         /// whose `-wal` holds data is read from a private copy so that the data is seen). For evidence copies and
         /// read-only media. Implies ``readOnly``; never creates or migrates.
-        public var immutable = false
-        public init(readOnly: Bool = false, createIfMissing: Bool = true, uuid: String? = nil, migrate: Bool = true,
+        package var immutable = false
+        package init(readOnly: Bool = false, createIfMissing: Bool = true, uuid: String? = nil, migrate: Bool = true,
                     backup: Bool = true, busyTimeout: TimeInterval = Store.defaultBusyTimeout, immutable: Bool = false) {
             self.immutable = immutable
             self.readOnly = readOnly
@@ -58,7 +59,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Where a store's model came from.
-    public enum ModelSource: String, Sendable {
+    package enum ModelSource: String, Sendable {
         /// The caller gave it (`--model`).
         case given
         /// The JSON model cdstore keeps in the metadata of stores it made.
@@ -71,29 +72,29 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The store file.
-    public let path: String
+    package let path: String
     /// The model the store is read and written with.
-    public let model: ManagedObjectModel
+    package let model: ManagedObjectModel
     /// Tables, columns and entity numbers of the model in this store.
-    public let layout: StoreLayout
+    package let layout: StoreLayout
     /// The store's metadata as it was when opened.
-    public internal(set) var metadata: StoreMetadata
+    package internal(set) var metadata: StoreMetadata
     /// Whether this call created the store file.
-    public let wasCreated: Bool
+    package let wasCreated: Bool
     /// Whether the store was opened read-only.
-    public let isReadOnly: Bool
+    package let isReadOnly: Bool
     /// Where the model came from.
-    public let modelSource: ModelSource
+    package let modelSource: ModelSource
     /// Things worth knowing that did not stop the store from opening (a stale model cache, a NULL metadata plist).
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// Values read since the store was opened (or since ``MissingExternalData/reset()``) whose external-data file
     /// is missing; nil for an in-memory store, which has no `_EXTERNAL_DATA` folder.
-    public let missingExternalData: MissingExternalData?
+    package let missingExternalData: MissingExternalData?
     /// Whether a Binary value whose external-data file is missing reads as NULL (counted in
     /// ``missingExternalData``) rather than failing with Core Data's error 134185. True by default: a store copied
     /// without its support folder still reads; `--strict` sets it to false.
-    public var readsMissingExternalDataAsNull = true
+    package var readsMissingExternalDataAsNull = true
 
     let database: DatabaseQueue
     let validation: AttributeValidation
@@ -131,7 +132,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Writers wait this long (seconds) for each other by default, as scripts run side by side expect.
-    public static let defaultBusyTimeout: TimeInterval = 5
+    package static let defaultBusyTimeout: TimeInterval = 5
 
     static func configuration(readOnly: Bool, busyTimeout: TimeInterval = Store.defaultBusyTimeout) -> GRDB.Configuration {
         var configuration = GRDB.Configuration()

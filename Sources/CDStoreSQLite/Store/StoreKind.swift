@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -19,27 +20,27 @@ internal import GRDB
 ///   in a configuration named `default` (the name of SwiftData's `ModelConfiguration`), where Xcode models have
 ///   none or their own. Seen in CartKitSwiftData_v1.sqlite (framework 1523); a store without model cache reads
 ///   as Core Data.
-public struct StoreKind: Sendable, Equatable, CustomStringConvertible {
+package struct StoreKind: Sendable, Equatable, CustomStringConvertible {
     /// The framework that writes the store's objects.
-    public enum Framework: String, Sendable {
+    package enum Framework: String, Sendable {
         case coreData = "Core Data"
         case swiftData = "SwiftData"
     }
 
-    public var framework: Framework
+    package var framework: Framework
     /// Whether `NSPersistentCloudKitContainer` mirrors the store (its `ANSCK…` tables).
-    public var cloudKitMirroring: Bool
+    package var cloudKitMirroring: Bool
     /// Whether persistent history is recorded (`ACHANGE`, `ATRANSACTION`).
-    public var persistentHistory: Bool
+    package var persistentHistory: Bool
 
-    public init(framework: Framework, cloudKitMirroring: Bool = false, persistentHistory: Bool = false) {
+    package init(framework: Framework, cloudKitMirroring: Bool = false, persistentHistory: Bool = false) {
         self.framework = framework
         self.cloudKitMirroring = cloudKitMirroring
         self.persistentHistory = persistentHistory
     }
 
     /// For example `SwiftData, persistent history on` or `Core Data + CloudKit mirroring, persistent history on`.
-    public var description: String {
+    package var description: String {
         var text = framework.rawValue
         if cloudKitMirroring { text += " + CloudKit mirroring" }
         if persistentHistory { text += ", persistent history on" }
@@ -47,7 +48,7 @@ public struct StoreKind: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `model`, as cached in a store, is one SwiftData made (see the type's documentation).
-    public static func isSwiftDataModel(_ model: ManagedObjectModel) -> Bool {
+    package static func isSwiftDataModel(_ model: ManagedObjectModel) -> Bool {
         !model.entities.isEmpty && model.entities.allSatisfy { $0.className == nil }
             && model.configurations.contains { $0.name == "default" }
     }
@@ -55,7 +56,7 @@ public struct StoreKind: Sendable, Equatable, CustomStringConvertible {
 
 extension Store {
     /// What wrote the store and what it records beside the app's data; see ``StoreKind``.
-    public func kind() throws -> StoreKind {
+    package func kind() throws -> StoreKind {
         try read { db in try kind(db) }
     }
 

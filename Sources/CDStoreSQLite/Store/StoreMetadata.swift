@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 
@@ -8,27 +9,27 @@ import Foundation
 /// when the metadata is written back.
 ///
 /// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)`.
-public struct StoreMetadata: @unchecked Sendable {
+package struct StoreMetadata: @unchecked Sendable {
     /// Key under which earlier cdstore versions kept the JSON model a store was made with (docs/decisions/0002). Stores
     /// now carry Core Data's own `Z_MODELCACHE` instead (0008); the key is still read, and still written for a
     /// model whose cache cannot be archived (see `Store.keepModel`).
-    public static let cachedModelKey = "cdstore.model"
+    package static let cachedModelKey = "cdstore.model"
     /// `NSPersistenceFrameworkVersion` cdstore writes: Core Data's build in 2024 stores (iOS 17 / macOS 14).
-    public static let frameworkVersion = 1344
+    package static let frameworkVersion = 1344
 
     /// The store UUID (`Z_UUID`, reported by Core Data as `NSStoreUUID`).
-    public var uuid: String
+    package var uuid: String
     /// The whole property list; nil for a store whose `Z_PLIST` is NULL.
-    public var plist: [String: Any]?
+    package var plist: [String: Any]?
 
     /// Creates metadata.
-    public init(uuid: String, plist: [String: Any]?) {
+    package init(uuid: String, plist: [String: Any]?) {
         self.uuid = uuid
         self.plist = plist
     }
 
     /// The metadata Core Data writes into a new store for `model`.
-    public static func new(for model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> StoreMetadata {
+    package static func new(for model: ManagedObjectModel, uuid: String = UUID().uuidString) throws -> StoreMetadata {
         var metadata = StoreMetadata(uuid: uuid, plist: [:])
         try metadata.setModel(model)
         metadata.plist?["NSStoreType"] = "SQLite"
@@ -40,7 +41,7 @@ public struct StoreMetadata: @unchecked Sendable {
     /// Replaces the model-describing keys (hashes, identifiers, digest, checksum) with `model`'s and drops a JSON
     /// model kept under ``cachedModelKey``, which would describe the model being replaced. The model itself goes
     /// to `Z_MODELCACHE` (`Store.keepModel`).
-    public mutating func setModel(_ model: ManagedObjectModel) throws {
+    package mutating func setModel(_ model: ManagedObjectModel) throws {
         var plist = self.plist ?? [:]
         plist["NSStoreModelVersionHashes"] = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
         plist["NSStoreModelVersionHashesVersion"] = 3
@@ -52,39 +53,39 @@ public struct StoreMetadata: @unchecked Sendable {
     }
 
     /// Keeps `model` as cdstore's JSON model under ``cachedModelKey``: only for a model `Z_MODELCACHE` cannot hold.
-    public mutating func keepJSONModel(_ model: ManagedObjectModel) throws {
+    package mutating func keepJSONModel(_ model: ManagedObjectModel) throws {
         var plist = self.plist ?? [:]
         plist[Self.cachedModelKey] = try JSONModelCodec.encode(model)
         self.plist = plist
     }
 
     /// Entity version hashes the store was saved with (`NSStoreModelVersionHashes`).
-    public var entityHashes: [String: Data] {
+    package var entityHashes: [String: Data] {
         (plist?["NSStoreModelVersionHashes"] as? [String: Any])?.compactMapValues { $0 as? Data } ?? [:]
     }
 
     /// The model's version identifiers (`NSStoreModelVersionIdentifiers`).
-    public var versionIdentifiers: [String] {
+    package var versionIdentifiers: [String] {
         (plist?["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? []
     }
 
     /// `NSPersistenceFrameworkVersion`: the Core Data build that last wrote the metadata.
-    public var persistenceFrameworkVersion: Int? {
+    package var persistenceFrameworkVersion: Int? {
         (plist?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? plist?["NSPersistenceFrameworkVersion"] as? Int
     }
 
     /// The JSON model an earlier cdstore kept in the store (``cachedModelKey``), if any.
-    public var cachedModel: Data? { plist?[Self.cachedModelKey] as? Data }
+    package var cachedModel: Data? { plist?[Self.cachedModelKey] as? Data }
 
     /// The binary property list for `Z_PLIST`: the same metadata always gives the same bytes (keys sorted,
     /// see ``BinaryPropertyListWriter``), unlike `PropertyListSerialization`, whose order changes per process.
-    public func encodedPlist() throws -> Data? {
+    package func encodedPlist() throws -> Data? {
         guard let plist else { return nil }
         return try BinaryPropertyListWriter.data(try PropertyListValue(foundationObject: plist))
     }
 
     /// Reads `Z_PLIST` contents (nil for a NULL column).
-    public static func decode(uuid: String, plist data: Data?) throws -> StoreMetadata {
+    package static func decode(uuid: String, plist data: Data?) throws -> StoreMetadata {
         guard let data, !data.isEmpty else { return StoreMetadata(uuid: uuid, plist: nil) }
         guard let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
             throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a dictionary property list")
@@ -93,7 +94,7 @@ public struct StoreMetadata: @unchecked Sendable {
     }
 
     /// Entities whose stored hash differs from `model`'s, or that exist on one side only, sorted by name.
-    public func hashDifferences(from model: ManagedObjectModel) -> [String] {
+    package func hashDifferences(from model: ManagedObjectModel) -> [String] {
         let stored = entityHashes
         let current = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
         return Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()

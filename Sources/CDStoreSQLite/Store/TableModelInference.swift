@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -45,32 +46,32 @@ internal import GRDB
 /// A name taken twice in one hierarchy (a join-table name equal to a column name) gets `_2`, `_3`… appended.
 /// Columns and entities whose names are not plain identifiers are left out: cdstore never puts such a name
 /// into SQL.
-public struct InferredModel: Sendable {
+package struct InferredModel: Sendable {
     /// An ancillary entity (`Z_ENT` ≥ 16000) of `Z_PRIMARYKEY`, kept out of the model.
-    public struct AncillaryEntity: Sendable, Equatable {
-        public var name: String
-        public var number: Int
+    package struct AncillaryEntity: Sendable, Equatable {
+        package var name: String
+        package var number: Int
         /// Its table, `A` + its name in upper case.
-        public var table: String
+        package var table: String
     }
 
     /// The inferred model.
-    public var model: ManagedObjectModel
+    package var model: ManagedObjectModel
     /// Its layout: exactly the store's tables and column names.
-    public var layout: StoreLayout
+    package var layout: StoreLayout
     /// Persistent-history and CloudKit-mirroring entities.
-    public var ancillaryEntities: [AncillaryEntity]
+    package var ancillaryEntities: [AncillaryEntity]
     /// Entities of `Z_PRIMARYKEY` left out (no table, or a name that is not an identifier).
-    public var entitiesLeftOut: [String]
+    package var entitiesLeftOut: [String]
     /// INTEGER columns (`TABLE.COLUMN`) with foreign-key evidence whose destination could not be told: kept as
     /// Integer 64 attributes.
-    public var undeterminedForeignKeys: [String]
+    package var undeterminedForeignKeys: [String]
 }
 
 /// Infers a store's model from its tables; see ``InferredModel`` for the rules.
-public enum TableModelInference {
+package enum TableModelInference {
     /// Reads the store at `path` (read-only) and infers its model.
-    public static func infer(storeAt path: String) throws -> InferredModel {
+    package static func infer(storeAt path: String) throws -> InferredModel {
         let database: DatabaseQueue
         do {
             database = try DatabaseQueue(path: path, configuration: Store.configuration(readOnly: true))

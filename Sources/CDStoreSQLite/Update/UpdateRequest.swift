@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStorePredicate
 import Foundation
 
@@ -9,13 +10,13 @@ public struct UpdateRequest: Sendable {
     /// The entity whose objects change.
     public var entity: String
     /// Only objects matching it; nil changes every object.
-    public var predicate: PredicateNode?
+    package var predicate: PredicateNode?
     /// The attributes to set, each once.
     public var assignments: [UpdateAssignment]
     /// Include objects of sub-entities.
     public var includesSubentities: Bool
 
-    public init(entity: String, predicate: PredicateNode?, assignments: [UpdateAssignment], includesSubentities: Bool = true) {
+    package init(entity: String, predicate: PredicateNode?, assignments: [UpdateAssignment], includesSubentities: Bool = true) {
         self.entity = entity
         self.predicate = predicate
         self.assignments = assignments
@@ -25,7 +26,7 @@ public struct UpdateRequest: Sendable {
 
 /// One attribute's new value.
 public struct UpdateAssignment: Sendable, Equatable {
-    public enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         /// A value read as `insert` reads it (`42`, `2024-05-01`, `true`, `"text"`); null sets nil.
         case literal(InputValue)
         /// An expression of the predicate language, evaluated per object in SQL: `salary * 1.05`,
@@ -39,9 +40,9 @@ public struct UpdateAssignment: Sendable, Equatable {
     /// The attribute.
     public var key: String
     /// Its new value.
-    public var value: Value
+    package var value: Value
 
-    public init(_ key: String, _ value: Value) {
+    package init(_ key: String, _ value: Value) {
         self.key = key
         self.value = value
     }

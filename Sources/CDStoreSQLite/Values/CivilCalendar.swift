@@ -1,3 +1,4 @@
+import CDStoreJSON
 /// Proleptic Gregorian calendar arithmetic in UTC, for reading and printing ISO 8601 dates.
 ///
 /// Foundation's `Calendar` is slow on a hot path (it dominated large imports) and switches to the Julian

@@ -1,11 +1,12 @@
+import CDStoreJSON
 import Foundation
 
 /// Reads dates the way users write them on a command line or in JSON.
-public enum DateParsing {
+package enum DateParsing {
     /// Seconds since 2001-01-01 for ISO 8601 text: a date (`2024-05-01`, midnight UTC), or a date and time with
     /// optional fractional seconds and a `Z` or `±hh:mm` offset (no offset means UTC); or a plain number, taken
     /// as seconds since 2001-01-01 (Core Data's reference date).
-    public static func secondsSince2001(_ text: String) -> Double? {
+    package static func secondsSince2001(_ text: String) -> Double? {
         var s = text.trimmedSpaces
         // The ISO form starts with four digits and a dash; anything else may be a number of seconds.
         let parsed: Double?? = s.withUTF8 { bytes in

@@ -1,39 +1,40 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 
 /// Where a store keeps the files of `Binary` attributes with external storage
 /// (`allowsExternalBinaryDataStorage`): `.<store name without extension>_SUPPORT/_EXTERNAL_DATA/` beside the
 /// store file (coredata-format.md §1.1).
-public struct ExternalDataLocation: Sendable, Equatable {
+package struct ExternalDataLocation: Sendable, Equatable {
     /// The `_EXTERNAL_DATA` directory.
-    public var directory: URL
+    package var directory: URL
     /// Where values whose file is missing are counted; when set, such a value reads as NULL instead of failing
     /// (stores are routinely copied without their support folder, and one lost file must not hide the rest).
-    public var missingFiles: MissingExternalData?
+    package var missingFiles: MissingExternalData?
 
-    public static func == (lhs: ExternalDataLocation, rhs: ExternalDataLocation) -> Bool {
+    package static func == (lhs: ExternalDataLocation, rhs: ExternalDataLocation) -> Bool {
         lhs.directory == rhs.directory
     }
 
     /// The `_EXTERNAL_DATA` directory given directly.
-    public init(externalDataDirectory: URL) {
+    package init(externalDataDirectory: URL) {
         self.directory = externalDataDirectory
     }
 
     /// The location Core Data uses for the store file `storeFile`:
     /// `/path/X.sqlite` → `/path/.X_SUPPORT/_EXTERNAL_DATA`.
-    public init(storeFile: URL) {
+    package init(storeFile: URL) {
         self.directory = Self.supportDirectory(forStoreFile: storeFile).appendingPathComponent("_EXTERNAL_DATA")
     }
 
     /// The support directory of a store file: `/path/X.sqlite` → `/path/.X_SUPPORT`.
-    public static func supportDirectory(forStoreFile storeFile: URL) -> URL {
+    package static func supportDirectory(forStoreFile storeFile: URL) -> URL {
         let name = storeFile.deletingPathExtension().lastPathComponent
         return storeFile.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT")
     }
 
     /// Whether the external file `name` exists.
-    public func containsFile(_ name: String) -> Bool {
+    package func containsFile(_ name: String) -> Bool {
         isPlainFileName(name) && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
     }
 
@@ -43,7 +44,7 @@ public struct ExternalDataLocation: Sendable, Equatable {
 
     /// The contents of the external file `name`. Throws when the name is not a plain file name or the file
     /// is missing or unreadable (Core Data reports a missing file as error 134185).
-    public func contents(ofFile name: String) throws -> Data {
+    package func contents(ofFile name: String) throws -> Data {
         guard isPlainFileName(name) else {
             throw StoreError(.cannotOpen, "external data reference '\(name)' is not a file name")
         }
@@ -63,14 +64,14 @@ public struct ExternalDataLocation: Sendable, Equatable {
 /// The column values of `Binary` attributes with `allowsExternalBinaryDataStorage` (coredata-format.md §1.5):
 /// `0x01 ‖ bytes` when the bytes are kept in the row, `0x02 ‖ UTF-8 file name ‖ 0x00` when they live in
 /// `_EXTERNAL_DATA/<file name>`.
-public enum ExternalBinaryData {
+package enum ExternalBinaryData {
     /// Marker of a value kept in the row.
-    public static let inlineMarker: UInt8 = 0x01
+    package static let inlineMarker: UInt8 = 0x01
     /// Marker of a value kept in an external file.
-    public static let externalMarker: UInt8 = 0x02
+    package static let externalMarker: UInt8 = 0x02
 
     /// What a column value says.
-    public enum Reference: Sendable, Equatable {
+    package enum Reference: Sendable, Equatable {
         /// The bytes are in the row (after the `0x01` marker).
         case inline(Data)
         /// The bytes are in the external file of this name.
@@ -80,7 +81,7 @@ public enum ExternalBinaryData {
     }
 
     /// Parses a column value.
-    public static func reference(_ stored: Data) -> Reference {
+    package static func reference(_ stored: Data) -> Reference {
         guard let marker = stored.first else { return .raw(stored) }
         switch marker {
         case inlineMarker:
@@ -98,7 +99,7 @@ public enum ExternalBinaryData {
 
     /// The bytes a column value stands for. An external reference is read from `location`; without a
     /// location, it cannot be resolved and throws.
-    public static func contents(_ stored: Data, location: ExternalDataLocation?) throws -> Data {
+    package static func contents(_ stored: Data, location: ExternalDataLocation?) throws -> Data {
         switch reference(stored) {
         case .inline(let bytes), .raw(let bytes):
             return bytes
@@ -113,7 +114,7 @@ public enum ExternalBinaryData {
 
     /// The column value for `bytes`: always kept in the row (`0x01 ‖ bytes`), which Core Data reads whatever
     /// its size.
-    public static func storedValue(_ bytes: Data) -> Data {
+    package static func storedValue(_ bytes: Data) -> Data {
         var out = Data([inlineMarker])
         out.append(bytes)
         return out

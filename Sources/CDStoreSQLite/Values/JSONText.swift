@@ -1,19 +1,20 @@
+import CDStoreJSON
 import Foundation
 
 /// Writes ``ObjectValue``s as JSON text, keeping key order and printing numbers in their shortest exact form.
 ///
 /// Foundation's `JSONSerialization` neither keeps key order nor prints Floats as Floats, and both matter
 /// for output people diff and for values that must read back unchanged.
-public enum JSONText {
+package enum JSONText {
     /// One value as compact JSON.
-    public static func encode(_ value: ObjectValue) -> String {
+    package static func encode(_ value: ObjectValue) -> String {
         var out = ""
         write(value, to: &out)
         return out
     }
 
     /// Appends the JSON text of `value` to `out`.
-    public static func write(_ value: ObjectValue, to out: inout String) {
+    package static func write(_ value: ObjectValue, to out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -46,7 +47,7 @@ public enum JSONText {
     }
 
     /// A JSON string literal.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var out = "\""
         for unit in s.unicodeScalars {
             switch unit {

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// The values a read could not resolve because their external-data file is missing, counted per attribute.
@@ -6,29 +7,29 @@ import Foundation
 /// all the time. Core Data fails such a fault (error 134185); cdstore reads the value as NULL instead, so one
 /// lost file never stops a whole export, and reports the count once the command is done (``warning``).
 /// A ``Store`` whose ``Store/readsMissingExternalDataAsNull`` is false fails instead (`--strict`).
-public final class MissingExternalData: @unchecked Sendable {
+package final class MissingExternalData: @unchecked Sendable {
     /// One attribute whose values were missing.
-    public struct Count: Sendable, Equatable {
+    package struct Count: Sendable, Equatable {
         /// The entity of the objects read (a sub-entity for objects of sub-entities).
-        public var entity: String
+        package var entity: String
         /// The attribute.
-        public var attribute: String
+        package var attribute: String
         /// How many values were missing.
-        public var values: Int
+        package var values: Int
     }
 
     /// The `_EXTERNAL_DATA` folder the files were looked for in.
-    public let directory: URL
+    package let directory: URL
     private let lock = NSLock()
     private var counts: [String: Count] = [:]
 
     /// An empty tally for files looked for in `directory`.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// Counts one missing value of `attribute` of an object of `entity`.
-    public func record(entity: String?, attribute: String) {
+    package func record(entity: String?, attribute: String) {
         let key = (entity ?? "") + "." + attribute
         lock.lock()
         defer { lock.unlock() }
@@ -36,18 +37,18 @@ public final class MissingExternalData: @unchecked Sendable {
     }
 
     /// The attributes with missing values, by entity then attribute name.
-    public var attributes: [Count] {
+    package var attributes: [Count] {
         lock.lock()
         defer { lock.unlock() }
         return counts.values.sorted { ($0.entity, $0.attribute) < ($1.entity, $1.attribute) }
     }
 
     /// How many values were missing in all.
-    public var total: Int { attributes.reduce(0) { $0 + $1.values } }
+    package var total: Int { attributes.reduce(0) { $0 + $1.values } }
 
     /// One line for standard error, or nil when nothing was missing: e.g. `3 external data values are missing
     /// (Photo.image: 2, Note.attachment: 1) from /x/.S_SUPPORT/_EXTERNAL_DATA; they were read as null`.
-    public var warning: String? {
+    package var warning: String? {
         let attributes = self.attributes
         guard !attributes.isEmpty else { return nil }
         let total = attributes.reduce(0) { $0 + $1.values }
@@ -57,7 +58,7 @@ public final class MissingExternalData: @unchecked Sendable {
     }
 
     /// Forgets every count (the REPL reports per command).
-    public func reset() {
+    package func reset() {
         lock.lock()
         defer { lock.unlock() }
         counts = [:]

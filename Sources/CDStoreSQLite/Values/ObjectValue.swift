@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 /// A stored value read back from a store, typed by the model, ready for an output format.
@@ -44,7 +45,7 @@ public enum ObjectValue: Sendable, Equatable {
 
 extension ObjectValue {
     /// Whether the value prints as text (strings, dates, UUIDs, data), so messages quote it.
-    public var isText: Bool {
+    package var isText: Bool {
         switch self {
         case .string, .date, .uuid, .data: true
         default: false
@@ -53,13 +54,13 @@ extension ObjectValue {
 }
 
 /// Text forms shared by every output format, so JSON, CSV and tables print values alike.
-public enum ValueText {
+package enum ValueText {
     /// Seconds between 1970-01-01 and Core Data's reference date 2001-01-01.
-    public static let referenceDateOffset: Double = 978_307_200
+    package static let referenceDateOffset: Double = 978_307_200
 
     /// ISO 8601 in UTC with milliseconds: `2024-05-01T12:30:00.000Z`; more fraction digits when the milliseconds
     /// would not read back to the same stored Double (``secondAndFraction(_:)``).
-    public static func iso8601(_ secondsSince2001: Double) -> String {
+    package static func iso8601(_ secondsSince2001: Double) -> String {
         guard secondsSince2001.isFinite else { return String(secondsSince2001) }
         let (seconds, fraction, width) = secondAndFraction(secondsSince2001)
         guard abs(seconds) < 1e15 else { return String(secondsSince2001) }
@@ -105,7 +106,7 @@ public enum ValueText {
     private static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
 
     /// The shortest decimal text that reads back to the same Double (`0.1`, `1e-05`, `NaN`).
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
         if value == 0 && value.sign == .minus { return "-0.0" }
@@ -114,7 +115,7 @@ public enum ValueText {
     }
 
     /// The shortest decimal text that reads back to the same Float.
-    public static func number(_ value: Float) -> String {
+    package static func number(_ value: Float) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
         if value == value.rounded(), abs(value) < 1e7 { return String(Int64(value)) }
@@ -127,7 +128,7 @@ public enum ValueText {
     }
 
     /// The plain text of a value for CSV cells and tables: no quotes; NULL is the empty string.
-    public static func plain(_ value: ObjectValue) -> String {
+    package static func plain(_ value: ObjectValue) -> String {
         switch value {
         case .null: ""
         case .bool(let b): b ? "true" : "false"

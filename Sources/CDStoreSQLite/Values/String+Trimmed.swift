@@ -1,3 +1,4 @@
+import CDStoreJSON
 extension String {
     /// The string without leading and trailing spaces and tabs.
     ///

@@ -1,3 +1,4 @@
+import CDStoreJSON
 import CDStoreModel
 import Foundation
 internal import GRDB
@@ -24,14 +25,14 @@ internal import GRDB
 /// - Inside arrays and objects, strings are always NSStrings. A one-key object `{"$date": D}` (D an ISO 8601
 ///   date or seconds since 2001-01-01) is an NSDate, and `{"$data": "base64"}` an NSData — plain JSON has no
 ///   date or data type, so dates and data that `export` printed as text import back as strings unless tagged.
-public enum TransformableCoding {
+package enum TransformableCoding {
     /// Transformer names whose stored bytes are a keyed archive (nil/empty: Core Data's default).
-    public static let archivingTransformers: Set<String> = [
+    package static let archivingTransformers: Set<String> = [
         "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData",
     ]
 
     /// Whether `attribute` is a Transformable attribute whose values are keyed archives (shown as JSON).
-    public static func usesKeyedArchive(_ attribute: Attribute) -> Bool {
+    package static func usesKeyedArchive(_ attribute: Attribute) -> Bool {
         guard attribute.type == .transformable else { return false }
         guard let name = attribute.valueTransformerName, !name.isEmpty else { return true }
         return archivingTransformers.contains(name)
@@ -40,13 +41,13 @@ public enum TransformableCoding {
     // MARK: - Reading
 
     /// The value stored bytes stand for: property-list objects as JSON-able values, anything else the bytes.
-    public static func objectValue(_ stored: Data) -> ObjectValue {
+    package static func objectValue(_ stored: Data) -> ObjectValue {
         guard let decoded = decode(stored) else { return .data(stored) }
         return objectValue(decoded)
     }
 
     /// The property-list objects of a keyed archive, or nil when the bytes hold anything else.
-    public static func decode(_ stored: Data) -> ArchivedPropertyList? {
+    package static func decode(_ stored: Data) -> ArchivedPropertyList? {
         guard stored.starts(with: Array("bplist00".utf8)) || stored.starts(with: Array("<?xml".utf8)) else { return nil }
         guard let archive = try? KeyedArchive(data: stored) else { return nil }
         return try? archive.propertyListRoot()
@@ -69,7 +70,7 @@ public enum TransformableCoding {
     // MARK: - Writing
 
     /// The bytes to store for `input` (not `.null`, which is NULL) in a keyed-archive Transformable attribute.
-    public static func storedBytes(_ input: InputValue, for attribute: Attribute) throws -> Data {
+    package static func storedBytes(_ input: InputValue, for attribute: Attribute) throws -> Data {
         if case .string(let text) = input, let raw = rawArchive(text) { return raw }
         let value = try archivedValue(input, attribute, path: "")
         do {
@@ -87,7 +88,7 @@ public enum TransformableCoding {
     }
 
     /// The archived form of a JSON value.
-    public static func archivedValue(_ input: InputValue, _ attribute: Attribute) throws -> ArchivedPropertyList {
+    package static func archivedValue(_ input: InputValue, _ attribute: Attribute) throws -> ArchivedPropertyList {
         try archivedValue(input, attribute, path: "")
     }
 

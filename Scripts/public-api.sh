@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The library's public surface: every `public`/`open` declaration a user of `import CDStore` can reach, counted in
+# CDStore and in the layers below it (whose public declarations reach users through CDStore's typealiases).
+# `Scripts/public-api.sh` prints the count per module and the total; `--check N` fails when the total passes N, or
+# when a public declaration has no doc comment (the line above it is not `///` or an attribute; witnesses of
+# documented protocol requirements such as `description` and `objectValue` take the protocol's); `--list` prints
+# them all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules=(CDStoreJSON CDStoreModel CDStorePredicate CDStoreSQLite CDStoreIO CDStore)
+pattern='^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(public|open)\s+[a-z@(]'
+awk_pattern='^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*(public|open)[[:space:]]+[a-z@(]'
+if [ "${1:-}" = "--list" ]; then
+  for m in "${modules[@]}"; do grep -rnE "$pattern" "Sources/$m" --include='*.swift' | grep -v '^\S*:\s*///' || true; done
+  exit 0
+fi
+total=0
+for m in "${modules[@]}"; do
+  n=$(grep -rhE "$pattern" "Sources/$m" --include='*.swift' | grep -vc '^\s*///' || true)
+  printf '%-18s %4d\n' "$m" "$n"
+  total=$((total + n))
+done
+printf '%-18s %4d\n' total "$total"
+if [ "${1:-}" = "--check" ]; then
+  limit=${2:?--check needs a number}
+  undocumented=$(for m in "${modules[@]}"; do
+    find "Sources/$m" -name '*.swift' -print0 | xargs -0 awk -v pat="$awk_pattern" '
+      FNR == 1 { prev = ""; prev2 = "" }
+      $0 ~ pat && $0 !~ /^[[:space:]]*\/\/\// {
+        p = prev; if (p ~ /^[[:space:]]*@[A-Za-z_]+[[:space:]]*$/) p = prev2
+        if (p !~ /^[[:space:]]*\/\/\// && $0 !~ /(public|open) (init\(from decoder|func encode\(to encoder|static func ==|static func ~=|var description|func hash\(into|var objectValue|init\?\(objectValue)/ && $0 !~ /(public|open) (extension|typealias .* = CD)/ && $0 !~ /^[[:space:]]*(case|\})/)
+          print FILENAME ":" FNR ": " $0
+      }
+      { prev2 = prev; prev = $0 }'
+  done)
+  if [ -n "$undocumented" ]; then
+    echo "public declarations without a doc comment:"; echo "$undocumented"; exit 1
+  fi
+  if [ "$total" -gt "$limit" ]; then echo "the public API has $total declarations, more than $limit"; exit 1; fi
+  echo "ok: $total public declarations (at most $limit), each documented"
+fi

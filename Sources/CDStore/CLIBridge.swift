@@ -1,0 +1,52 @@
+import CDStoreJSON
+import CDStoreModel
+import CDStorePredicate
+import CDStoreSQLite
+import CDStoreIO
+
+// What the command line still reaches in the layers below without a public library call: each name here is work
+// left for issue 23 (a library call a Swift user can make too, then the CLI on it). Package-only, so no library user
+// sees them; the list only ever shrinks (docs/decisions/0001-layers.md).
+
+package typealias ByteSink = CDStoreSQLite.ByteSink
+package typealias ByteStream = CDStoreJSON.ByteStream
+package typealias CDPredicateError = CDStorePredicate.CDPredicateError
+package typealias CSVText = CDStoreSQLite.CSVText
+package typealias DateParsing = CDStoreSQLite.DateParsing
+package typealias EntityComparison = CDStoreSQLite.EntityComparison
+package typealias FetchedObject = CDStoreSQLite.FetchedObject
+package typealias GraphInput = CDStoreIO.GraphInput
+package typealias HistoryChange = CDStoreSQLite.HistoryChange
+package typealias HistoryQuery = CDStoreSQLite.HistoryQuery
+package typealias HistoryTransaction = CDStoreSQLite.HistoryTransaction
+package typealias InputRecord = CDStoreSQLite.InputRecord
+package typealias InputValue = CDStoreSQLite.InputValue
+package typealias JSONMapping = CDStoreSQLite.JSONMapping
+package typealias JSONModelCodec = CDStoreModel.JSONModelCodec
+package typealias JSONText = CDStoreSQLite.JSONText
+package typealias LoadedModel = CDStoreModel.LoadedModel
+package typealias MigrationOptions = CDStoreSQLite.MigrationOptions
+package typealias ModelDiagram = CDStoreModel.ModelDiagram
+package typealias ModelDiff = CDStoreSQLite.ModelDiff
+package typealias ModelError = CDStoreModel.ModelError
+package typealias ModelFileWriter = CDStoreModel.ModelFileWriter
+package typealias ModelLoader = CDStoreModel.ModelLoader
+package typealias ModelValidator = CDStoreModel.ModelValidator
+package typealias ModelVersions = CDStoreModel.ModelVersions
+package typealias ObjectDifference = CDStoreSQLite.ObjectDifference
+package typealias PredicateNode = CDStorePredicate.PredicateNode
+package typealias PredicateParser = CDStorePredicate.PredicateParser
+package typealias PredicateValue = CDStorePredicate.PredicateValue
+package typealias RecordSource = CDStoreSQLite.RecordSource
+package typealias RecordStyle = CDStoreSQLite.RecordStyle
+package typealias SequenceRecordSource = CDStoreSQLite.SequenceRecordSource
+package typealias Store = CDStoreSQLite.Store
+package typealias StoreDiff = CDStoreSQLite.StoreDiff
+package typealias StoreDiffOptions = CDStoreSQLite.StoreDiffOptions
+package typealias StoreError = CDStoreSQLite.StoreError
+package typealias StoreInfo = CDStoreSQLite.StoreInfo
+package typealias Suggestion = CDStoreSQLite.Suggestion
+package typealias TransformableCoding = CDStoreSQLite.TransformableCoding
+package typealias UnknownKeyPolicy = CDStoreSQLite.UnknownKeyPolicy
+package typealias ValueText = CDStoreSQLite.ValueText
+package typealias VersionHasher = CDStoreModel.VersionHasher

@@ -1,0 +1,74 @@
+import CDStoreIO
+import CDStoreModel
+import CDStorePredicate
+import CDStoreSQLite
+
+// The types of the layers below that a user of `import CDStore` names. They are public on purpose (model
+// descriptions for introspection, object IDs and values, requests, options and results); the layers themselves are
+// not re-exported, and everything else in them is `package` (docs/decisions/0001-layers.md).
+
+/// A managed object model: its entities, fetch request templates and configurations (`CDStore.model`).
+public typealias ManagedObjectModel = CDStoreModel.ManagedObjectModel
+
+/// An entity of the model: its attributes, relationships, fetched properties, constraints and indexes.
+public typealias Entity = CDStoreModel.Entity
+
+/// An attribute of an entity: its type, optionality, default and validation rules.
+public typealias Attribute = CDStoreModel.Attribute
+
+/// An attribute's type (Integer 16 … Transformable, Composite), named as Xcode names it.
+public typealias AttributeType = CDStoreModel.AttributeType
+
+/// A relationship of an entity: destination, inverse, to-many and ordered, counts and delete rule.
+public typealias Relationship = CDStoreModel.Relationship
+
+/// What deleting an object does to the objects a relationship holds (Nullify, Cascade, Deny, No Action).
+public typealias DeleteRule = CDStoreModel.DeleteRule
+
+/// An object's identity, printed as Core Data prints it: `x-coredata://<store UUID>/<Entity>/p<key>`.
+public typealias ObjectID = CDStoreSQLite.ObjectID
+
+/// A stored value as read back, typed by the model (see ``ObjectValueConvertible`` for Swift values).
+public typealias ObjectValue = CDStoreSQLite.ObjectValue
+
+/// A fetch of an entity's objects: filter, order, window, sub-entities and included relationships.
+public typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
+
+/// One key of an order: a key path (to-one key paths too), ascending or not, case-insensitive or not.
+public typealias SortDescriptor = CDStoreSQLite.SortDescriptor
+
+/// The `[c]`, `[d]`, `[n]` and `[l]` options of a string comparison in ``Criteria``.
+public typealias ComparisonOptions = CDStorePredicate.ComparisonOptions
+
+/// A dictionary fetch: properties, key paths and aggregates, grouped, filtered, ordered.
+public typealias ProjectionRequest = CDStoreSQLite.ProjectionRequest
+
+/// One property of a ``ProjectionRequest``: a key path, a function of one (`sum:salary`), an alias.
+public typealias ProjectionProperty = CDStoreSQLite.ProjectionProperty
+
+/// New attribute values for the objects a predicate selects (``Context/update(_:)``).
+public typealias UpdateRequest = CDStoreSQLite.UpdateRequest
+
+/// One attribute's new value in an ``UpdateRequest``: `KEY=VALUE` or `KEY:=EXPRESSION`.
+public typealias UpdateAssignment = CDStoreSQLite.UpdateAssignment
+
+/// What a delete removed: the objects asked for, and per entity what the delete rules reached.
+public typealias DeleteResult = CDStoreSQLite.DeleteResult
+
+/// Options of a bulk insert: upsert, skipping invalid records, progress and per-object callbacks.
+public typealias InsertOptions = CDStoreSQLite.InsertOptions
+
+/// How far a bulk insert has got, as ``InsertOptions/progress`` reports it.
+public typealias InsertProgress = CDStoreSQLite.InsertProgress
+
+/// What a bulk insert did: objects inserted, records skipped.
+public typealias InsertSummary = CDStoreSQLite.InsertSummary
+
+/// A record a bulk insert with ``InsertOptions/skipInvalid`` left out, and why.
+public typealias SkippedRecord = CDStoreSQLite.SkippedRecord
+
+/// The record formats inserts read (``RecordInput/Format``: JSON, NDJSON, CSV).
+public typealias RecordInput = CDStoreIO.RecordInput
+
+/// The shapes of a whole-graph export (``GraphExport/Shape``: one document, or NDJSON lines).
+public typealias GraphExport = CDStoreIO.GraphExport
