@@ -75,6 +75,23 @@ extension CDStoreError {
         self.init(.invalidPredicate, "predicate: " + error.message, column: error.column)
     }
 
+    /// Parses a predicate with `body`, turning its syntax errors into errors that carry the predicate text, line
+    /// and column (so ``description`` can point at the problem).
+    static func parsingPredicate<T>(_ text: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CDPredicateError {
+            var converted = CDStoreError(error)
+            if converted.column != nil {
+                converted.line = 1
+                converted.source = text
+            }
+            throw converted
+        } catch {
+            throw converting(error)
+        }
+    }
+
     /// A Decodable type that does not fit the fetched object.
     init(decoding error: DecodingError) {
         let (message, path): (String, [any CodingKey]) = switch error {

@@ -36,6 +36,7 @@ import Foundation
 /// - ``line``
 /// - ``column``
 /// - ``file``
+/// - ``source``
 public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure an error is: switch on it (`case .busy:`), or catch it with
     /// `catch CDStoreError.Code.busy { … }`.
@@ -113,6 +114,9 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     public var column: Int?
     /// The model file concerned, for ``Code/invalidModel``.
     public var file: String?
+    /// The text ``line`` and ``column`` point into when it is not a file: the predicate of an
+    /// ``Code/invalidPredicate`` error, which ``description`` shows with a caret under the column.
+    public var source: String?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, coreDataCode: Int? = nil, entity: String? = nil,
@@ -130,8 +134,17 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         self.file = file
     }
 
-    /// One line: where, then what (`record 2 (line 3): entity 'Employee', attribute 'age': …`).
+    /// One line: where, then what (`record 2 (line 3): entity 'Employee', attribute 'age': …`). A predicate
+    /// error adds its column, then the predicate and a caret under the column on two more lines:
+    ///
+    ///     predicate: unexpected '>' at column 6
+    ///       age >>> 3
+    ///            ^
     public var description: String {
+        if let source, let column, file == nil {
+            let lines = CDPredicateError(.unexpectedToken, message, column: column).rendered(in: source).split(separator: "\n")
+            return ([message + " at column \(column)"] + lines.dropFirst().map(String.init)).joined(separator: "\n")
+        }
         var parts: [String] = []
         if let file {
             parts.append(file + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? ""))

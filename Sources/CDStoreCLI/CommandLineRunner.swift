@@ -10,9 +10,18 @@ public enum CommandLineRunner {
 
     /// Runs `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
+        run(arguments, session: nil)
+    }
+
+    /// Runs `arguments` in a REPL `session`, whose open store the command uses when it names the same store.
+    static func run(_ arguments: [String], session: SessionStores?) -> Int32 {
         let normalized = moveGlobalOptions(arguments)
         do {
             var command = try CDStoreCommand.parseAsRoot(normalized)
+            if let session, var storeCommand = command as? any StoreCommand {
+                storeCommand.storeOptions.session = session
+                command = storeCommand
+            }
             try command.run()
             return ExitStatus.success.rawValue
         } catch {

@@ -74,6 +74,24 @@ import Testing
         #expect(missing.message == "predicate: variable $minimum has no value")
     }
 
+    /// The library's predicate errors point at the problem as the CLI's do: line, column and a caret under it.
+    @Test func predicateErrorsShowTheirPositionWithACaret() throws {
+        let error = try failure { ctx in _ = try ctx.fetch("Employee", where: "age >>> 3") }
+        #expect(error.code == .invalidPredicate)
+        #expect(error.line == 1)
+        #expect(error.column == 6)
+        #expect(error.source == "age >>> 3")
+        #expect(error.description == """
+            predicate: unexpected '>' at column 6
+              age >>> 3
+                   ^
+            """)
+        let criteria = #expect(throws: CDStoreError.self) { try Criteria("name ==") }
+        #expect(criteria?.code == .invalidPredicate)
+        #expect(criteria?.source == "name ==")
+        #expect(criteria?.description.hasPrefix("predicate: ") == true)
+    }
+
     @Test func wrongTypeIsInvalidInput() throws {
         let error = try failure { ctx in try ctx.insert("Employee", ["firstName": "A", "lastName": "B", "age": "old"]) }
         #expect(error.code == .invalidInput)

@@ -77,7 +77,7 @@ extension CDStore {
                 }
                 return nil
             }
-            return try CDStoreError.wrapping {
+            return try CDStoreError.parsingPredicate(format) {
                 try PredicateParser.parse(format, arguments: arguments.map(\.formatArgument))
             }
         }

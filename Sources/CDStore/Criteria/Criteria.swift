@@ -44,7 +44,7 @@ public struct Criteria: Sendable, Equatable, CustomStringConvertible {
     /// Criteria from a predicate format and its arguments, for what the factories do not say
     /// (`SUBQUERY`, `ANY`, arithmetic): `try Criteria("ANY employees.age > %@", 50)`.
     public init(_ format: String, _ arguments: any ObjectValueConvertible...) throws {
-        self.init(predicate: try CDStoreError.wrapping {
+        self.init(predicate: try CDStoreError.parsingPredicate(format) {
             try PredicateParser.parse(format, arguments: arguments.map(\.formatArgument))
         })
     }

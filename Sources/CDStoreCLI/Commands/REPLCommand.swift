@@ -43,8 +43,6 @@ struct REPLCommand: ParsableCommand {
     func run() throws {
         let interactive = isatty(STDIN_FILENO) != 0
         let session = REPLSession(options: storeOptions, interactive: interactive, bail: bail)
-        SessionStores.current = session.stores
-        defer { SessionStores.current = nil }
         if interactive { session.interrupts = InterruptHandler(stores: session.stores) }
         let reader = LineReader(interactive: interactive, historyFile: noHistory ? nil : LineReader.defaultHistoryFile,
                                 interrupts: session.interrupts) { word, before in

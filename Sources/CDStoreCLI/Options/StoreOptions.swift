@@ -43,6 +43,14 @@ struct StoreOptions: ParsableArguments {
         "Do not copy the store to STORE.backup-<timestamp> before migrating it.", visibility: .hidden))
     var noBackup = false
 
+    /// The REPL session whose open store commands share (``SessionStores``); nil for a command of its own.
+    /// Not an option: ``CommandLineRunner/run(_:session:)`` sets it on the command it parsed.
+    var session: SessionStores?
+
+    private enum CodingKeys: String, CodingKey {
+        case model, modelVersion, store, readOnly, immutable, busyTimeout, noMigrate, noBackup
+    }
+
     /// The model path given by option or environment.
     var modelPath: String? { model ?? ProcessInfo.processInfo.environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 } }
 
@@ -70,12 +78,12 @@ struct StoreOptions: ParsableArguments {
     /// (`readsOnly`) open an existing store read-only, so they never migrate or otherwise change it: a store
     /// saved with an older model version is read with that version.
     ///
-    /// In the REPL, the session's store is used when the command names it (see ``SessionStores``).
+    /// In the REPL, the ``session``'s store is used when the command names it.
     func openStore(create: Bool = true, announce: Bool = false, readsOnly: Bool = false) throws -> Store {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
-        if let (store, isNew) = try SessionStores.current?.store(for: self, create: create, readsOnly: readsOnly) {
+        if let (store, isNew) = try session?.store(for: self, create: create, readsOnly: readsOnly) {
             if isNew && announce { Console.note("created a new store at \(path)") }
             return store
         }
@@ -87,7 +95,7 @@ struct StoreOptions: ParsableArguments {
                                                           immutable: immutable))
         for warning in store.warnings { Console.warn(warning) }
         if store.wasCreated && announce { Console.note("created a new store at \(path)") }
-        SessionStores.current?.track(store)
+        session?.track(store)
         return store
     }
 
@@ -101,8 +109,8 @@ struct StoreOptions: ParsableArguments {
             if let warning = store.missingExternalData?.warning { Console.warn(warning) }
             return result
         } catch {
-            if store.wasCreated, SessionStores.current?.predates(store) != true {
-                SessionStores.current?.forget(store)
+            if store.wasCreated, session?.predates(store) != true {
+                session?.forget(store)
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
             }
             throw error

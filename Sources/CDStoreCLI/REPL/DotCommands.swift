@@ -64,7 +64,7 @@ extension REPLSession {
     }
 
     private func printEntities() throws {
-        let options = stores.options
+        let options = stores.boundOptions
         var rows: [(String, Int)] = []
         func label(_ entity: Entity) -> String {
             entity.name + (entity.parentName.map { " : \($0)" } ?? "") + (entity.isAbstract ? " (abstract)" : "")

@@ -165,7 +165,7 @@ final class REPLSession {
         }
         // `help COMMAND`, `--help` and `--version` take none of the session's options.
         if command != "help" && !command.hasPrefix("-") { full += sessionArguments(for: full) }
-        let status = CommandLineRunner.run(full)
+        let status = CommandLineRunner.run(full, session: stores)
         // These write the store without the session's connection, which must then read it anew.
         if command == "migrate" || command == "seed" {
             stores.close()
@@ -230,7 +230,7 @@ final class REPLSession {
     /// The session's model: the open store's, else the one `--model` names, else the store's own. Throws, saying
     /// why, when there is none.
     func loadModel() throws -> ManagedObjectModel {
-        let options = stores.options
+        let options = stores.boundOptions
         if let path = options.storePath, FileManager.default.fileExists(atPath: path) {
             return try options.withStore(create: false, readsOnly: true) { $0.model }
         }

@@ -2,16 +2,14 @@ import CDStore
 import Foundation
 
 /// The store a REPL session keeps open across its commands, so that each command does not load the model and
-/// open the store again. ``StoreOptions/openStore(create:announce:readsOnly:)`` asks ``current`` first.
+/// open the store again. ``CommandLineRunner/run(_:session:)`` hands it to the command it runs
+/// (``StoreOptions/session``), whose ``StoreOptions/openStore(create:announce:readsOnly:)`` asks it first.
 ///
 /// The store is opened by the first command that needs it, writable when the file is (created by the first
 /// command that creates stores, as on the command line). No transaction stays open between commands: each
 /// write commits when its command finishes, other processes can write while the session waits at its prompt,
 /// and the next command sees what they committed.
 final class SessionStores: @unchecked Sendable {
-    /// The session's stores while a REPL runs; nil otherwise (one command per process).
-    nonisolated(unsafe) static var current: SessionStores?
-
     /// The session's `--store`, `--model`, `--model-version`, `--read-only`, `--immutable`, `--busy-timeout`,
     /// `--no-migrate` and `--no-backup`; `.open` and `.model` change the paths.
     private(set) var options: StoreOptions
@@ -27,6 +25,14 @@ final class SessionStores: @unchecked Sendable {
 
     init(options: StoreOptions) {
         self.options = options
+    }
+
+    /// The session's options, bound to this session: what the REPL's own commands (`.tables`, completion) open
+    /// the store with.
+    var boundOptions: StoreOptions {
+        var bound = options
+        bound.session = self
+        return bound
     }
 
     /// Uses another store or model from the next command on (`.open`, `.model`).
