@@ -18,4 +18,23 @@ import Testing
         #expect(rows.first?.dictionary["department.name"] == ObjectValue.string("R&D"))
     }
 
+    /// Values, rows and objects print as data, never with the layers' type names (`CDStoreSQLite.ObjectValue…`).
+    @Test func valuesRowsAndObjectsPrintReadably() throws {
+        let fixture = try CompanyFixture()
+        let (rows, object) = try fixture.store.read { ctx throws in
+            (try ctx.project("Department", ["name"], sort: ["name"], limit: 1),
+             try ctx.fetchOne("Department", sort: ["name"]))
+        }
+        let row = try #require(rows.first)
+        let name = try #require(row.string("name"))
+        #expect(row.description == "{name: \"\(name)\"}")
+        #expect(String(describing: row.dictionary) == "[\"name\": \"\(name)\"]")
+        #expect(ObjectValue.integer(42).description == "42")
+        #expect(ObjectValue.null.description == "null")
+        #expect(ObjectValue.date(0).description == "\"2001-01-01T00:00:00.000Z\"")
+        let department = try #require(object)
+        #expect(department.description.hasPrefix(department.objectID.description + " {name: \"\(name)\""))
+        #expect(!department.description.contains("CDStoreSQLite"))
+    }
+
 }
