@@ -103,7 +103,7 @@ struct LineSeparatorTests {
     @Test func modelJSON() throws {
         let box = try Sandbox()
         let model = try box.write("M.json", """
-            {"entities": [{"name": "Note", "attributes": [
+            {"format": "cdstore-model", "formatVersion": 1, "entities": [{"name": "Note", "attributes": [
               {"name": "text", "type": "String", "optional": true, "default": "\(Self.escaped)"}]}]}
             """)
         let shown = try CLIRunner.run(["model", "show", model, "--format", "json"])

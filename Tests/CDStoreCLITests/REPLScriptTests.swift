@@ -55,15 +55,15 @@ struct REPLScriptTests {
             insert Item i16=7 str='a b' dbl=0.1
             insert Item --json '{"i16": 8, "str": "two\\nlines", "dec": 76000.16666666667}'
             .mode
-            fetch Item --no-relationships --sort i16
+            fetch Item --no-relationships --sort i16 --format table
             .mode line
-            fetch Item --no-relationships --sort i16
+            fetch Item --no-relationships --sort i16 --format table
             project Item --properties 'i16,str' --sort i16 --format table
             fetch Item --no-relationships --sort i16 --format csv
             .mode table
+            project Item --properties 'i16,dec' --sort i16 --format table
             .format line
-            fetch Shape
-            project Item --properties 'i16,str' --sort i16
+            project Item --properties 'i16,dec' --sort i16
             .mode wide
             .format xml
             """
