@@ -41,8 +41,6 @@ public enum JSONModelCodec {
     /// bytes (`E2 80 A8`, `E2 80 A9`) can only be inside strings, so replacing them bytewise is safe.
     static func escapingLineSeparators(_ data: Data) -> Data {
         let bytes = [UInt8](data)
-        guard bytes.indices.contains(where: { bytes[$0] == 0xE2 && $0 + 2 < bytes.count && bytes[$0 + 1] == 0x80
-            && (bytes[$0 + 2] == 0xA8 || bytes[$0 + 2] == 0xA9) }) else { return data }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
         var i = 0
