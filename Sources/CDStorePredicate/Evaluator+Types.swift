@@ -66,6 +66,36 @@ extension PredicateEvaluator {
         }
     }
 
+    /// Refuses operands `op` cannot take: a string against a number, boolean or date, and a non-string (not nil)
+    /// for a string operator.
+    static func checkOperands(_ l: EvaluationValue, _ op: ComparisonOperator, _ r: EvaluationValue) throws(CDPredicateError) {
+        switch op {
+        case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            try checkComparable(l, r, op)
+        case .between:
+            for bound in r.elements { try checkComparable(l, bound, op) }
+        case .in:
+            switch (l, r) {
+            case (_, .collection(let items)): for item in items { try checkComparable(l, item, op) }
+            // The string form: "l is a substring of r".
+            case (_, .string): try requireString(l, op)
+            case (.string, _): try requireString(r, op)
+            default: break
+            }
+        case .contains:
+            if case .collection(let items) = l {
+                for item in items { try checkComparable(item, r, op) }
+            } else {
+                try requireString(l, op)
+                try requireString(r, op)
+            }
+        case .beginsWith, .endsWith, .like, .matches:
+            try requireString(l, op)
+            try requireString(r, op)
+        case .utiConformsTo, .utiEquals: break
+        }
+    }
+
     /// Refuses a string compared with a number, boolean or date (nil and objects are never a mismatch).
     static func checkComparable(_ l: EvaluationValue, _ r: EvaluationValue, _ op: ComparisonOperator) throws(CDPredicateError) {
         func isString(_ v: EvaluationValue) -> Bool { if case .string = v { return true } else { return false } }

@@ -100,26 +100,7 @@ public struct PredicateEvaluator {
     func compare(
         _ l: EvaluationValue, _ op: ComparisonOperator, _ r: EvaluationValue, _ options: ComparisonOptions
     ) throws(CDPredicateError) -> Bool {
-        switch op {
-        case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            try Self.checkComparable(l, r, op)
-        case .between:
-            for bound in r.elements { try Self.checkComparable(l, bound, op) }
-        case .in:
-            if case .collection(let items) = r { for item in items { try Self.checkComparable(l, item, op) } }
-            if case .string = r { try Self.requireString(l, op) } else if case .string = l, !r.isNull, !isCollection(r) {
-                try Self.requireString(r, op)
-            }
-        case .contains:
-            if case .collection(let items) = l { for item in items { try Self.checkComparable(item, r, op) } } else {
-                try Self.requireString(l, op)
-                try Self.requireString(r, op)
-            }
-        case .beginsWith, .endsWith, .like, .matches:
-            try Self.requireString(l, op)
-            try Self.requireString(r, op)
-        case .utiConformsTo, .utiEquals: break
-        }
+        try Self.checkOperands(l, op, r)
         switch op {
         case .equal:
             if l.isNull || r.isNull { return l.isNull && r.isNull }
