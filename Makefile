@@ -3,9 +3,12 @@
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
 #   make build     debug build
 #   make release   release build
-#   make test      set up, build and run every test, then each fuzz target over its saved corpus (what CI runs)
+#   make test      set up, build and run every test, the example package, an install into a temporary prefix,
+#                  then each fuzz target over its saved corpus (what CI runs)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
+#   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
+#   make install-check  install the debug binary under a temporary prefix and run what was installed
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
@@ -25,7 +28,7 @@ BENCH_PACKAGES := sqlite3
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo install bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release test demo readme-demo install install-check bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -42,17 +45,36 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+# The example package and the install script are run too, so that a break in either cannot land unseen; the
+# install uses the debug binary the tests already built (no release build), the example its own scratch path.
 test: setup
 	@Scripts/public-api.sh --check 400
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) example
+	$(MAKE) install-check
 	$(MAKE) fuzz-ci
 
 demo: release
 	@Scripts/demo.sh .build/release/cdstore
 
+readme-demo: release
+	@Scripts/readme-demo.py .build/release/cdstore
+
 install: release
 	@Scripts/install.sh .build/release/cdstore $(PREFIX) release
+
+# What `make install` does, with the debug build, under a fresh temporary prefix; then the installed binary runs
+# a command, and the completions and man page must be there.
+install-check: build
+	@prefix=$$(mktemp -d) && trap 'rm -rf "$$prefix"' EXIT && \
+	Scripts/install.sh .build/debug/cdstore "$$prefix" debug && \
+	"$$prefix/bin/cdstore" model validate Schemas/Company.json >/dev/null && \
+	"$$prefix/bin/cdstore" --version && \
+	for f in bin/cdstore share/bash-completion/completions/cdstore share/zsh/site-functions/_cdstore \
+	    share/fish/vendor_completions.d/cdstore.fish share/man/man1/cdstore.1; do \
+	  test -s "$$prefix/$$f" || { echo "install-check: $$f was not installed"; exit 1; }; \
+	done && echo "install-check: ok"
 
 bench: release
 	@missing=""; \

@@ -72,3 +72,9 @@ public typealias RecordInput = CDStoreIO.RecordInput
 
 /// The shapes of a whole-graph export (``GraphExport/Shape``: one document, or NDJSON lines).
 public typealias GraphExport = CDStoreIO.GraphExport
+
+/// A finding of ``CDStore/verify()``: its kind, severity, entity and message.
+public typealias VerifyProblem = CDStoreSQLite.VerifyProblem
+
+/// A change ``CDStore/repair()`` made to the store's bookkeeping.
+public typealias StoreRepair = CDStoreSQLite.StoreRepair

@@ -10,12 +10,15 @@ import Foundation
 ///   flattened, like the joins SQL uses); a direct comparison on such a collection means `ANY`, except for
 ///   `CONTAINS` (collection membership) and comparisons of two collections with `==`/`!=`.
 /// - `ALL` over an empty collection is true; `ANY` is false; `NONE` is true.
-/// - Numbers compare across integer and floating types, booleans are 0/1, dates compare by time (and with
-///   numbers as seconds since 2001-01-01), and a string that spells a number compares numerically with a
-///   number.
+/// - Numbers compare across integer and floating types, booleans are 0/1, and dates compare by time (and with
+///   numbers as seconds since 2001-01-01).
+/// - A string constant compared with an attribute's value takes its type (`age == "34"`), as SQL types it by the
+///   attribute; any other string compared with a number, boolean or date is a type mismatch (`"2" <= 2`,
+///   `name == 5`) — see `Evaluator+Types.swift`.
 /// - `/` always divides in floating point (Foundation's `divide:by:`); `@avg`, `@min`, `@max` of an empty
 ///   collection are nil (SQL's aggregate behaviour) and `@sum` of it is 0.
-/// - String operators on a non-string operand are false.
+/// - String operators on an operand that is neither a string nor nil are a type mismatch.
+/// - Set expressions (`UNION`, `INTERSECT`, `MINUS`) are refused, as Core Data's SQLite store refuses them.
 package struct PredicateEvaluator {
     /// Values for `$VARIABLES` that the predicate still contains.
     package var variables: [String: EvaluationValue]
@@ -51,8 +54,13 @@ package struct PredicateEvaluator {
             for item in items where try evaluate(item, object: object, bindings: bindings) { return true }
             return false
         case .comparison(let c):
-            let left = try value(of: c.left, object: object, bindings: bindings)
-            let right = try value(of: c.right, object: object, bindings: bindings)
+            var left = try value(of: c.left, object: object, bindings: bindings)
+            var right = try value(of: c.right, object: object, bindings: bindings)
+            // A constant takes the type of the attribute it is compared with, as in SQL; not for string operators.
+            if !c.op.isStringOperator {
+                if Self.isConstant(c.right) && Self.typesConstants(c.left) { right = try typed(right, like: left) }
+                if Self.isConstant(c.left) && Self.typesConstants(c.right) { left = try typed(left, like: right) }
+            }
             switch c.modifier {
             case .direct: return try compareDirect(left, c.op, right, c.options)
             case .any: return try anyElement(of: left.elements, c.op, right, c.options)
@@ -92,6 +100,7 @@ package struct PredicateEvaluator {
     func compare(
         _ l: EvaluationValue, _ op: ComparisonOperator, _ r: EvaluationValue, _ options: ComparisonOptions
     ) throws(CDPredicateError) -> Bool {
+        try Self.checkOperands(l, op, r)
         switch op {
         case .equal:
             if l.isNull || r.isNull { return l.isNull && r.isNull }

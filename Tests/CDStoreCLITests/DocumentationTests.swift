@@ -16,6 +16,28 @@ struct DocumentationTests {
         #expect(text.contains("cdstore \(name)"), "README.md never shows `cdstore \(name)`")
     }
 
+    /// The README's demo block is what `Scripts/demo.sh` prints, run here with the debug binary
+    /// (`Scripts/readme-demo.py --check`): it cannot go stale. `make readme-demo` rewrites it.
+    @Test func readmeDemoIsWhatTheDemoPrints() throws {
+        let script = Corpus.packageRoot.appendingPathComponent("Scripts/readme-demo.py").path
+        let result = try ProcessRunner.run("python3", [script, CLIRunner.binary, "--check"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    /// `make test` (what CI runs) builds and runs the example package and installs under a temporary prefix, and
+    /// the install check runs the installed binary: a break in either cannot land unseen.
+    @Test func makeTestRunsTheExampleAndAnInstall() throws {
+        let makefile = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+        func recipe(_ target: String) -> String {
+            makefile.components(separatedBy: "\n\(target):").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+        }
+        #expect(recipe("test").contains("$(MAKE) example"), "\(recipe("test"))")
+        #expect(recipe("test").contains("$(MAKE) install-check"), "\(recipe("test"))")
+        let check = recipe("install-check")
+        #expect(check.contains("mktemp -d") && check.contains("Scripts/install.sh") && check.contains("$$prefix/bin/cdstore\" "),
+                "\(check)")
+    }
+
     /// Every subcommand the binary offers is in the list above, so a new one cannot go undocumented.
     @Test func listCoversTheBinarysSubcommands() throws {
         for command in [[], ["model"]] {

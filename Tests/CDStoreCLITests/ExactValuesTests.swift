@@ -308,6 +308,9 @@ struct ExactValuesTests {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
+            // Escaped too, so that readers splitting lines on Unicode separators keep one record a line.
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
             case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }

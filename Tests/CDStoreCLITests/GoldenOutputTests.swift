@@ -26,7 +26,7 @@ struct GoldenOutputTests {
         return box
     }
 
-    @Test(arguments: ["json", "ndjson", "csv", "table"])
+    @Test(arguments: ["json", "ndjson", "csv", "table", "line"])
     func fetchFormats(format: String) throws {
         let box = try Self.seeded()
         try assertSnapshot(try box.ok(["fetch", "Item", "--format", format]), named: "fetch-item.\(format)")

@@ -47,6 +47,29 @@ struct REPLScriptTests {
         try assertSnapshot(Self.transcript(try Self.repl(box, script), box), named: "repl-dot-commands.txt")
     }
 
+    /// `.mode` and `.format line`: a table's records expanded, whole values; piped in, `auto` (the default) keeps
+    /// tables, which have no terminal to be too wide for.
+    @Test func tableModes() throws {
+        let box = try Sandbox()
+        let script = """
+            insert Item i16=7 str='a b' dbl=0.1
+            insert Item --json '{"i16": 8, "str": "two\\nlines", "dec": 76000.16666666667}'
+            .mode
+            fetch Item --no-relationships --sort i16 --format table
+            .mode line
+            fetch Item --no-relationships --sort i16 --format table
+            project Item --properties 'i16,str' --sort i16 --format table
+            fetch Item --no-relationships --sort i16 --format csv
+            .mode table
+            project Item --properties 'i16,dec' --sort i16 --format table
+            .format line
+            project Item --properties 'i16,dec' --sort i16
+            .mode wide
+            .format xml
+            """
+        try assertSnapshot(Self.transcript(try Self.repl(box, script), box), named: "repl-modes.txt")
+    }
+
     /// Each failing statement says its line (a statement over several lines, its first), the others still run,
     /// and the exit status is 1.
     @Test func failuresSayTheirLineAndSetTheExitStatus() throws {

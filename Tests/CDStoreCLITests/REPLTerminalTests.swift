@@ -20,6 +20,27 @@ struct REPLTerminalTests {
         try terminal.expectScreen([banner, "cdstore> count Item", "1", "cdstore> .quit", "[exit status 0]"])
     }
 
+    /// In a 60-column terminal a table of 14 columns does not fit: `.mode auto` (the default) prints the record
+    /// expanded, a table that fits stays a table, and `.mode line` expands that too. (Readline sets `COLUMNS` to the
+    /// terminal's width, so the pane itself is narrow.)
+    @Test func wideRecordsPrintExpanded() throws {
+        let box = try Sandbox()
+        try box.ok(["insert", "Item", "i16=7", "str=a"])
+        let terminal = try TerminalSession(["--store", box.store, "--model", box.model, "--no-history"], width: 60)
+        defer { terminal.close() }
+        terminal.type("fetch Item --no-relationships", "Enter")
+        let expanded = [banner, "cdstore> fetch Item --no-relationships", "_id   Item/p1", "blob", "dec   0", "dbl", "flag",
+                        "flt", "i16   7", "i32", "i64", "link", "str   a", "uid", "when", "xf"]
+        try terminal.expectScreen(expanded + ["cdstore>"])
+        terminal.type("project Item --properties i16,str", "Enter")
+        let table = ["cdstore> project Item --properties i16,str", "i16  str", "---  ---", "  7  a"]
+        try terminal.expectScreen(expanded + table + ["cdstore>"])
+        terminal.type(".mode line", "Enter")
+        terminal.type("project Item --properties i16,str", "Enter")
+        try terminal.expectScreen(expanded + table + ["cdstore> .mode line", "cdstore> project Item --properties i16,str",
+                                                      "i16  7", "str  a", "cdstore>"])
+    }
+
     @Test func aStatementGoesOnOverLines() throws {
         let box = try Sandbox()
         try box.ok(["insert", "Item", "i16=7", "str=a"])
@@ -167,16 +188,16 @@ final class TerminalSession {
 
     private let server = "cdstore-test-\(UUID().uuidString.prefix(8))"
 
-    /// Starts `cdstore repl arguments…` with `environment` added, in an 200×50 pane. When it ends, the pane shows
+    /// Starts `cdstore repl arguments…` with `environment` added, in a `width`×50 pane. When it ends, the pane shows
     /// `[exit status N]` and stays.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], width: Int = 200) throws {
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var variables = ["NO_COLOR=1", "HOME=/nonexistent"]
         variables += environment.sorted { $0.key < $1.key }.map { quoted($0.key + "=" + $0.value) }
         let command = "env -u CDSTORE_MODEL -u CDSTORE_STORE " + variables.joined(separator: " ") + " "
             + ([CLIRunner.binary, "repl"] + arguments).map(quoted).joined(separator: " ")
             + "; echo \"[exit status $?]\"; sleep 60"
-        let start = ["tmux", "-L", server, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", command]
+        let start = ["tmux", "-L", server, "-f", "/dev/null", "new-session", "-d", "-x", String(width), "-y", "50", command]
         guard Self.spawnDetached(start) == 0 else { throw CocoaError(.featureUnsupported) }
         // What is typed before readline reads the terminal is echoed by the terminal itself, as for a person.
         try expectScreen([Self.banner, "cdstore>"])

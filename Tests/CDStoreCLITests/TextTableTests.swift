@@ -84,3 +84,49 @@ import Testing
         expectNDJSON(try box.ok(["project", "Item", "--properties", "i16,str"]), [#"{"i16":1,"str":"a"}"#])
     }
 }
+
+/// `--format line` and the REPL's `.mode`: records expanded, one `key  value` line each, whole values.
+@Suite struct LineLayoutTests {
+    @Test func keysPadToTheLongestAndValuesStayWhole() {
+        let layout = LineLayout(columns: ["_id", "firstName", "note"])
+        let long = String(repeating: "x", count: 300)
+        #expect(layout.lines([("_id", "Employee/p1"), ("firstName", "Ann"), ("note", long)]) == [
+            "_id        Employee/p1",
+            "firstName  Ann",
+            "note       " + long,
+        ])
+    }
+
+    @Test func emptyValuesLeaveTheKeyAloneAndLineBreaksIndent() {
+        let layout = LineLayout(columns: ["a", "bb"])
+        #expect(layout.lines([("a", ""), ("bb", "one\ntwo\n\nfour")]) == [
+            "a",
+            "bb  one",
+            "    two",
+            "    ",
+            "    four",
+        ])
+    }
+
+    @Test func numbersAreExactNotRoundedAsInATable() {
+        let texts = LineLayout.texts(of: [("x", .double(76000.16666666667)), ("n", .null), ("i", .integer(3))])
+        #expect(texts.map(\.1) == ["76000.16666666667", "", "3"])
+        #expect(TextTable.Cell(.double(76000.16666666667)).text == "76000.1666666667")
+    }
+
+    /// `auto` expands a table that would not fit: measured at the columns' natural widths, before any cutting.
+    @Test func aTableFitsOnlyWhenNothingWouldBeCut() {
+        let rows = [[TextTable.Cell(text: "Ann"), TextTable.Cell(text: "1234", isNumber: true)]]
+        #expect(TextTable(columns: ["name", "n"], rows: rows, maximumWidth: 10).fits)
+        #expect(!TextTable(columns: ["name", "n"], rows: rows, maximumWidth: 9).fits)
+        #expect(TextTable(columns: ["name", "n"], rows: rows, maximumWidth: nil).fits)
+    }
+
+    @Test func lineFormatSeparatesRecordsWithABlankLine() throws {
+        let box = try Sandbox()
+        try box.ok(["insert", "Item", "i16=1", "str=a"])
+        try box.ok(["insert", "Item", "i16=2", "str=b"])
+        #expect(try box.ok(["project", "Item", "--properties", "i16,str", "--sort", "i16", "--format", "line"])
+                == "i16  1\nstr  a\n\ni16  2\nstr  b\n")
+    }
+}

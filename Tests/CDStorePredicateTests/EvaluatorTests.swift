@@ -38,7 +38,7 @@ let evaluationCases: [(String, Bool)] = [
     ("salary > 1234", true), ("flag == YES", true), ("flag == 1", true), ("flag == NO", false),
     ("age BETWEEN {40, 50}", true), ("age BETWEEN {41, 50}", false), ("age BETWEEN {30, 40}", true),
     ("age IN {1, 40}", true), ("age IN {1, 2}", false), ("'Leche' IN name", true),
-    ("numberText == 42", true), ("numberText > 41", true),
+    ("numberText == '42'", true), ("age == '40'", true), ("age > '39.5'", true), ("flag == 'yes'", true),
     // NULL semantics of the SQL store.
     ("nickname == nil", true), ("nickname != nil", false), ("name != nil", true), ("name == nil", false),
     ("nickname != 'v'", false), ("nickname == 'v'", false), ("nickname < 3", false), ("nickname > 3", false),
@@ -153,6 +153,18 @@ let evaluationCases: [(String, Bool)] = [
         }
         // Quoting suppresses substitution, so no argument is consumed.
         #expect(try PredicateParser.parse("a == '%@'").format == #"a == "%@""#)
+    }
+
+    /// A string against a number, boolean or date is a type mismatch, unless it is a constant compared with a key
+    /// path, which takes its type (Evaluator+Types.swift); string operators need strings. As SQL has it.
+    @Test(arguments: ["numberText == 42", "numberText > 41", "'2' <= 2", "2 == '2'", "age == 'forty'", "flag == 'maybe'",
+                      "born > 'yesterday'", "name == 5", "age CONTAINS '4'", "age BEGINSWITH '4'", "salary LIKE '1*'",
+                      "flag MATCHES '1'", "age IN {'x', 40}", "2 BETWEEN {'1', 3}", "5 IN name"])
+    func typeMismatches(predicate: String) throws {
+        let node = try PredicateParser.parse(predicate)
+        #expect { try node.evaluate(with: person()) } throws: { error in
+            (error as? CDPredicateError)?.code == .evaluation && "\(error)".contains("type mismatch")
+        }
     }
 
     @Test func unsupportedConstructsThrow() throws {

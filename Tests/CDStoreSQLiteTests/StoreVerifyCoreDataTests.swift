@@ -21,14 +21,15 @@ struct StoreVerifyCoreDataTests {
     }
 
     /// What the corpus stores hold that is not Core Data's doing: rows another tool added to Artsy's 1.3 and 2.0
-    /// fixtures without raising Z_MAX, and in 1.3 an Artwork whose artist (Z_PK 1) the store does not have.
+    /// fixtures without raising Z_MAX (a problem: Core Data's next Artwork insert would fail), and in 1.3 an
+    /// Artwork whose artist (Z_PK 1) the store does not have.
     static let knownFindings: [String: [String]] = [
         "ArtsyPartner_1.3.sqlite": [
-            "warning: maxPrimaryKey: Artwork: Z_MAX is 0 but a row has Z_PK 1: Core Data's next insert into ZARTWORK would take a key in use",
+            "maxPrimaryKey: Artwork: Z_MAX is 0 but a row has Z_PK 1: Core Data's next insert into ZARTWORK would take a key in use (a repair raises Z_MAX to it)",
             "danglingReference: Artwork.artist: 1 objects point at missing Artist objects",
         ],
         "ArtsyPartner_2.0.sqlite": [
-            "warning: maxPrimaryKey: Artwork: Z_MAX is 0 but a row has Z_PK 1: Core Data's next insert into ZARTWORK would take a key in use",
+            "maxPrimaryKey: Artwork: Z_MAX is 0 but a row has Z_PK 1: Core Data's next insert into ZARTWORK would take a key in use (a repair raises Z_MAX to it)",
         ],
     ]
 

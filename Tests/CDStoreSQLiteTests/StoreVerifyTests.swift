@@ -69,12 +69,49 @@ struct StoreVerifyTests {
         #expect(try damage(try filledStore(), sql) == [])
     }
 
-    /// A Z_MAX below the largest key does not stop Core Data reading, but its next insert would fail: a warning.
-    @Test func aLaggingZMaxIsAWarning() throws {
+    /// A Z_MAX below the largest key does not stop Core Data reading, but its next insert would fail: a problem.
+    @Test func aLaggingZMaxIsAProblem() throws {
         let problems = try damage(try filledStore(), "UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Party'")
         #expect(problems == [VerifyProblem(kind: .maxPrimaryKey, subject: "Party", message: "Z_MAX is 1 but a row has Z_PK 3: "
-                                           + "Core Data's next insert into ZPARTY would take a key in use", severity: .warning)])
-        #expect(problems.first?.description.hasPrefix("warning: maxPrimaryKey: Party: ") == true)
+                                           + "Core Data's next insert into ZPARTY would take a key in use (a repair raises Z_MAX to it)",
+                                           severity: .problem)])
+        #expect(problems.first?.description == "maxPrimaryKey: Party: Z_MAX is 1 but a row has Z_PK 3: Core Data's next "
+                + "insert into ZPARTY would take a key in use (a repair raises Z_MAX to it)")
+    }
+
+    /// `repair()` raises a lagging Z_MAX to the largest key, in one transaction, says so, and leaves the store
+    /// verifying; a second repair finds nothing to do.
+    @Test func repairRaisesALaggingZMax() throws {
+        let store = try filledStore()
+        try DatabaseQueue(path: store.path).write { db in
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'Party'")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 0 WHERE Z_NAME = 'Project'")
+        }
+        let reopened = try Store.open(at: store.path, model: model)
+        #expect(try reopened.repair() == [
+            StoreRepair(kind: .maxPrimaryKey, subject: "Party", message: "Z_MAX 1 → 3, the largest Z_PK in ZPARTY"),
+            StoreRepair(kind: .maxPrimaryKey, subject: "Project", message: "Z_MAX 0 → 1, the largest Z_PK in ZPROJECT"),
+        ])
+        #expect(try reopened.verify() == [])
+        #expect(try reopened.repair() == [])
+        let zMax = try DatabaseQueue(path: store.path).read {
+            try Int.fetchAll($0, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Party', 'Project') ORDER BY Z_NAME")
+        }
+        #expect(zMax == [3, 1])
+    }
+
+    /// A repair leaves alone what needs a decision about data, and a Z_MAX of -1; read-only it refuses.
+    @Test func repairLeavesDataDecisionsAlone() throws {
+        let store = try filledStore()
+        try DatabaseQueue(path: store.path).write { db in
+            try db.execute(sql: "UPDATE ZPARTY SET ZORGANIZATION = 77 WHERE ZNAME = 'Bo'")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = -1 WHERE Z_NAME = 'Party'")
+        }
+        let reopened = try Store.open(at: store.path, model: model)
+        #expect(try reopened.repair() == [])
+        #expect(try reopened.verify().map(\.kind) == [.danglingReference])
+        let readOnly = try Store.open(at: store.path, model: model, options: .init(readOnly: true))
+        #expect { try readOnly.repair() } throws: { ($0 as? StoreError)?.code == .readOnly }
     }
 
     @Test func findsAMetadataHashThatDiffersFromTheModel() throws {

@@ -187,7 +187,9 @@ struct TableModelInferenceTests {
                 #expect(Set([source, destination] + [order].compactMap { $0 }).isSubset(of: tables[table] ?? []), "\(path): \(table)")
             }
         }
-        #expect(try store.verify().filter { $0.severity == .problem }.map(\.kind).allSatisfy { $0 == .danglingReference }, "\(path)")
+        // Artsy 1.3 and 2.0 hold rows another tool wrote: a dangling artist, a Z_MAX behind the largest key.
+        #expect(try store.verify().filter { $0.severity == .problem }.map(\.kind)
+                    .allSatisfy { $0 == .danglingReference || $0 == .maxPrimaryKey }, "\(path)")
     }
 
     /// What the corpus's SwiftData store gives: its to-manys without inverse come back from Core Data's hidden

@@ -38,7 +38,7 @@ struct ExportCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        if format == .table { throw ValidationError("export writes json, ndjson or csv; use fetch for a table") }
+        if format.isForReading { throw ValidationError("export writes json, ndjson or csv; use fetch for a table") }
     }
 
     @Flag(name: .long, help: "No progress line (it is shown only on a terminal, when writing to a file).")

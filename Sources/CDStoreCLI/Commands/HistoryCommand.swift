@@ -116,7 +116,7 @@ struct HistoryPrinter {
         let object = ObjectValue.string(change.objectID.description)
         return [("change", .integer(change.number)), ("transaction", .integer(change.transaction)),
                 ("type", .string(change.type.description)), ("entity", .string(change.entity)),
-                ("object", format == .table ? RecordPrinter.short(object) : object),
+                ("object", format.isForReading ? RecordPrinter.short(object) : object),
                 ("updated", change.updatedProperties.map { .array($0.map { .string($0) }) } ?? .null),
                 ("tombstone", change.tombstone.map { .dictionary($0.map { ($0.name, $0.value) }) } ?? .null)]
     }

@@ -99,19 +99,36 @@ struct VerifyCommand: ParsableCommand {
         row's Z_ENT, Z_MAX against the largest Z_PK, foreign keys and join tables pointing at existing objects \
         of the right entity, both sides of one-to-one relationships, and the files of external binary data. \
         What Core Data itself leaves in stores (old entity names after a rename, history and CloudKit tables, \
-        Z_MAX = -1) is not a problem; what Core Data reads but would fail on next (a Z_MAX below the largest \
-        key) is printed as a warning and still ends with "ok". Read-only.
+        Z_MAX = -1) is not a problem. A Z_MAX below the largest key is: Core Data reads the store, but its next \
+        insert would take a key in use and fail. Read-only, except with --repair.
 
-        Example:
+        --repair first fixes, in one transaction, the bookkeeping that has exactly one right value derived from \
+        the rows — a Z_MAX below the largest Z_PK is raised to it, as Core Data's own inserts keep it — and \
+        prints each change ("repaired: …"); then it verifies. Everything else verify reports needs a decision \
+        about data (delete a dangling row or restore its object? which side of a one-to-one is right?) and is \
+        left alone. --repair never migrates: a store saved with another model version is refused (exit status 3).
+
+        Examples:
           cdstore verify --store Seed.sqlite
+          cdstore verify --store Seed.sqlite --repair
         """)
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Fix the purely mechanical bookkeeping (a Z_MAX below the largest Z_PK) in one transaction, print what changed, then verify."))
+    var repair = false
+
     func run() throws {
         var options = storeOptions
-        options.readOnly = true
-        let findings = try options.withStore(create: false) { store in try store.verify() }
+        // A repair writes, but only bookkeeping: it never migrates the store to another model version.
+        if repair { options.noMigrate = true } else { options.readOnly = true }
+        let findings = try options.withStore(create: false) { store in
+            if repair {
+                for change in try store.repair() { print(change.description) }
+            }
+            return try store.verify()
+        }
         for finding in findings { print(finding.description) }
         if findings.contains(where: { $0.severity == .problem }) { throw ExitCode(ExitStatus.badInput.rawValue) }
         print("ok")

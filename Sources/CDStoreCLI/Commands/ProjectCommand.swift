@@ -81,7 +81,7 @@ struct ProjectCommand: ParsableCommand {
         try storeOptions.withStore(create: false, readsOnly: true) { store in
             let writer = format.writer(columns: request.resultKeys, output: .standardOutput(), headers: !formatOptions.noHeaders)
             try store.forEachProjected(request) { row in
-                writer.write(format == .table ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
+                writer.write(format.isForReading ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
             }
             writer.finish()
         }

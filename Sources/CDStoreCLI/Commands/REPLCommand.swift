@@ -13,8 +13,9 @@ struct REPLCommand: ParsableCommand {
         what they wrote). A statement goes on over several lines, with the prompt "   ...>", while a quote — or \
         a ( [ { outside quotes — is open; text inside ( ) [ ] { } is taken as it is.
 
-        Dot-commands: .help, .entities (with object counts), .schema [ENTITY], .format table|json|ndjson|csv \
-        (for fetch and project without --format), .headers on|off, .timer on|off, .output FILE|stdout, \
+        Dot-commands: .help, .entities (with object counts), .schema [ENTITY], .format table|line|json|ndjson|csv \
+        (for fetch and project without --format), .mode table|line|auto (tables as tables, each record \
+        expanded, or — the default — expanded when the table is wider than the terminal), .headers on|off, .timer on|off, .output FILE|stdout, \
         .open STORE, .model PATH, .read FILE, .quit (or Ctrl-D).
 
         At a terminal: line editing, Ctrl-R history search, Tab completion of commands, options, entities, key \

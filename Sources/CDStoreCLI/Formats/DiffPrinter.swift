@@ -25,7 +25,7 @@ struct DiffPrinter {
                 writer.write([("entity", .string(change.entity)), ("change", .string("model")),
                               ("description", .string(change.description))])
             }
-        } else if !diff.modelChanges.isEmpty && format == .table {
+        } else if !diff.modelChanges.isEmpty && format.isForReading {
             for change in diff.modelChanges { output.line(change.description) }
             output.line("")
         }

@@ -9,6 +9,9 @@ import Foundation
 public enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// Aligned columns for reading at a terminal.
     case table
+    /// Each record expanded: one `key  value` line per attribute, a blank line between records, values whole
+    /// (for records too wide for a table; the REPL's `.mode line`).
+    case line
     /// One JSON array of objects keyed by the model's property names.
     case json
     /// One JSON object per line.
@@ -22,11 +25,16 @@ public enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable 
         isatty(STDOUT_FILENO) != 0 ? .table : .ndjson
     }
 
+    /// Whether the format is for people to read: object IDs short (`Department/p3`), to-many relationships as
+    /// counts.
+    public var isForReading: Bool { self == .table || self == .line }
+
     /// A writer of this format for records with these columns (used by table and CSV; JSON takes keys per record).
     /// `headers` false leaves out the CSV header row and the table's header and rule.
     public func writer(columns: [String], output: TextOutput, headers: Bool = true) -> RecordWriter {
         switch self {
         case .table: TableWriter(columns: columns, output: output, headers: headers)
+        case .line: LineWriter(columns: columns, output: output)
         case .json: JSONArrayWriter(output: output)
         case .ndjson: NDJSONWriter(output: output)
         case .csv: CSVWriter(columns: columns, output: output, headers: headers)

@@ -44,7 +44,7 @@ struct RecordPrinter {
         if let id = object.objectID { fields.append(("_id", .string(id.description))) }
         if alwaysNameEntity || entityColumn || object.entity != entity { fields.append(("_entity", .string(object.entity))) }
         fields += object.values
-        return format == .table ? fields.map { ($0.0, Self.short($0.1)) } : fields
+        return format.isForReading ? fields.map { ($0.0, Self.short($0.1)) } : fields
     }
 
     /// `x-coredata://…/Department/p3` as `Department/p3`, inside arrays and nested objects too.
@@ -68,13 +68,13 @@ struct RecordPrinter {
     @discardableResult
     func print(_ request: ObjectFetchRequest) throws -> Int {
         var request = request
-        if format == .table && request.relationships == .objectIDs { request.relationships = .counts }
+        if format.isForReading && request.relationships == .objectIDs { request.relationships = .counts }
         let columns = try columns(includesSubentities: request.includesSubentities, relationships: request.relationships != .none)
-        if format != .table, Self.streams, store.canStreamRecords(request) {
+        if !format.isForReading, Self.streams, store.canStreamRecords(request) {
             return try stream(request, columns: columns)
         }
         let writer = format.writer(columns: columns, output: output, headers: headers)
-        let entityColumn = (format == .table || format == .csv) && columns.contains("_entity")
+        let entityColumn = (format.isForReading || format == .csv) && columns.contains("_entity")
         var count = 0
         try store.forEach(request) {
             writer.write(record($0, entityColumn: entityColumn))
@@ -89,7 +89,7 @@ struct RecordPrinter {
     private func stream(_ request: ObjectFetchRequest, columns: [String]) throws -> Int {
         let count: Int
         switch format {
-        case .table:
+        case .table, .line:
             return 0
         case .json:
             count = try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: alwaysNameEntity,

@@ -7,11 +7,32 @@ import Foundation
 /// significant digits, line breaks and tabs inside values are shown escaped so that each record stays on one
 /// line, and on a terminal the table fits its width (long cells cut with `…`) and the header is bold unless
 /// `NO_COLOR` is set.
+///
+/// In the REPL a table may instead print its records expanded (``LineWriter``), as `.mode` says
+/// (``Expansion``): always, or when the table would not fit the terminal.
 final class TableWriter: RecordWriter {
+    /// When a table prints its records expanded, one `key  value` line each, instead.
+    enum Expansion: String, CaseIterable {
+        /// Always a table (the command line's `--format table`).
+        case table
+        /// Always expanded (`--format line`).
+        case line
+        /// Expanded when the table, its columns at their natural widths, would be wider than the terminal
+        /// (psql's `\x auto`).
+        case auto
+    }
+
+    /// The expansion of tables printed now: the REPL sets it from `.mode` around each command; the command line
+    /// leaves it at ``Expansion/table``. Commands run one at a time on the REPL's thread.
+    nonisolated(unsafe) static var expansion = Expansion.table
+
     private let output: TextOutput
     private let columns: [String]
     private let headers: Bool
     private var rows: [[TextTable.Cell]] = []
+    /// The records as given, kept only while they may yet be printed expanded.
+    private var records: [[(String, ObjectValue)]] = []
+    private let expansion = TableWriter.expansion
 
     init(columns: [String], output: TextOutput, headers: Bool = true) {
         self.columns = columns
@@ -23,13 +44,22 @@ final class TableWriter: RecordWriter {
         var byKey: [String: ObjectValue] = [:]
         for (key, value) in record { byKey[key] = value }
         rows.append(columns.map { column in byKey[column].map(TextTable.Cell.init) ?? TextTable.Cell(text: "") })
+        if expansion != .table { records.append(record) }
     }
 
     func finish() {
-        let layout = TextTable(columns: columns, rows: rows, headers: headers,
-                                 maximumWidth: output.isTerminal ? output.terminalWidth : nil,
-                                 bold: output.isTerminal && TextTable.coloursAllowed)
-        for line in layout.lines() { output.line(line) }
+        let width = output.isTerminal ? output.terminalWidth : nil
+        let layout = TextTable(columns: columns, rows: rows, headers: headers, maximumWidth: width,
+                               bold: output.isTerminal && TextTable.coloursAllowed)
+        if expansion == .line || (expansion == .auto && !layout.fits) {
+            let expanded = LineLayout(columns: columns)
+            for (index, record) in records.enumerated() {
+                if index > 0 { output.line("") }
+                for line in expanded.lines(LineLayout.texts(of: record)) { output.line(line) }
+            }
+        } else {
+            for line in layout.lines() { output.line(line) }
+        }
         output.flush()
     }
 }
@@ -82,6 +112,16 @@ struct TextTable {
     /// Cells narrower than this are never cut further, so that a very narrow terminal still shows something.
     static let narrowestColumn = 4
     static let gap = "  "
+
+    /// Whether the table fits ``maximumWidth`` with every column as wide as its widest cell (nothing cut).
+    var fits: Bool {
+        guard let maximumWidth else { return true }
+        var natural = columns.map { headers ? $0.count : 0 }
+        for row in rows {
+            for (i, cell) in row.enumerated() { natural[i] = max(natural[i], cell.text.count) }
+        }
+        return natural.reduce(0, +) + Self.gap.count * max(0, natural.count - 1) <= maximumWidth
+    }
 
     /// The widths of the columns: each as wide as its widest cell, then the widest columns narrowed one
     /// character at a time until the table fits ``maximumWidth`` (or every column is at ``narrowestColumn``).

@@ -121,7 +121,8 @@ struct StoreOptions: ParsableArguments {
 /// `--format`, for every command that prints records.
 struct FormatOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Output format: table, json, ndjson or csv. Default: table on a terminal, ndjson otherwise (one object per line).",
+        "Output format: table, line (each record expanded, one key and value a line), json, ndjson or csv. "
+        + "Default: table on a terminal, ndjson otherwise (one object per line).",
         valueName: "format"))
     var format: OutputFormat?
 

@@ -15,7 +15,9 @@ extension REPLSession {
 
         .entities                 the model's entities, with how many objects each has (sub-entities included)
         .schema [ENTITY…]         the attributes and relationships of the model, or of these entities
-        .format [FORMAT]          the format of fetch and project without --format: table, json, ndjson or csv
+        .format [FORMAT]          the format of fetch and project without --format: table, line, json, ndjson or csv
+        .mode [table|line|auto]   how tables print: as tables, each record expanded (one "key  value" line per
+                                  attribute), or auto (default): expanded when the table is wider than the terminal
         .headers on|off           header rows in table and csv output (default on)
         .timer on|off             each command's run time on stderr ("Run Time: real 0.012 user … sys …")
         .output [FILE|stdout]     send command output to FILE (emptied first), or back to standard output
@@ -43,6 +45,7 @@ extension REPLSession {
             case ".entities": try printEntities()
             case ".schema": try printSchema(arguments)
             case ".format": try setFormat(arguments)
+            case ".mode": try setMode(arguments)
             case ".headers": headers = try onOrOff(arguments, usage: ".headers on|off")
             case ".timer": output.timer = try onOrOff(arguments, usage: ".timer on|off")
             case ".output":
@@ -104,9 +107,20 @@ extension REPLSession {
             return
         }
         guard arguments.count == 1, let chosen = OutputFormat(rawValue: name) else {
-            throw CLIError.usage("usage: .format table|json|ndjson|csv")
+            throw CLIError.usage("usage: .format table|line|json|ndjson|csv")
         }
         format = chosen
+    }
+
+    private func setMode(_ arguments: [String]) throws {
+        guard let name = arguments.first else {
+            print(output.tableMode.rawValue)
+            return
+        }
+        guard arguments.count == 1, let chosen = TableWriter.Expansion(rawValue: name) else {
+            throw CLIError.usage("usage: .mode table|line|auto")
+        }
+        output.tableMode = chosen
     }
 
     private func onOrOff(_ arguments: [String], usage: String) throws -> Bool {

@@ -19,7 +19,7 @@ struct REPLCompletion {
     var model: ManagedObjectModel?
     var catalog = CommandCatalog.shared
 
-    static let dotCommands = [".entities", ".exit", ".format", ".headers", ".help", ".model", ".open", ".output",
+    static let dotCommands = [".entities", ".exit", ".format", ".headers", ".help", ".mode", ".model", ".open", ".output",
                               ".quit", ".read", ".schema", ".timer"]
     /// Options whose value is a key path, a list of them or a predicate over them.
     static let keyPathOptions: Set<String> = ["--where", "--having", "--sort", "--properties", "--group-by", "--set",
@@ -77,6 +77,7 @@ struct REPLCompletion {
         switch command {
         case ".schema": return .words(matching(word, model?.entities.map(\.name) ?? []))
         case ".format": return .words(position == 0 ? matching(word, OutputFormat.allCases.map(\.rawValue)) : [])
+        case ".mode": return .words(position == 0 ? matching(word, TableWriter.Expansion.allCases.map(\.rawValue)) : [])
         case ".timer", ".headers": return .words(position == 0 ? matching(word, ["off", "on"]) : [])
         case ".open", ".read", ".output", ".model": return .files
         default: return .words([])

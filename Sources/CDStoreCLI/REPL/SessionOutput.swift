@@ -11,6 +11,8 @@ final class SessionOutput {
     private var descriptor: Int32?
     /// Whether `.timer on` is in effect.
     var timer = false
+    /// How tables print (`.mode`): as tables, expanded, or expanded when too wide for the terminal.
+    var tableMode = TableWriter.Expansion.auto
 
     deinit { close() }
 
@@ -38,7 +40,9 @@ final class SessionOutput {
             saved = dup(STDOUT_FILENO)
             dup2(descriptor, STDOUT_FILENO)
         }
+        TableWriter.expansion = tableMode
         body()
+        TableWriter.expansion = .table
         fflush(nil)
         if saved >= 0 {
             dup2(saved, STDOUT_FILENO)

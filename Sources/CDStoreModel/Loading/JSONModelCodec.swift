@@ -31,9 +31,29 @@ package enum JSONModelCodec {
     package static func encode(_ model: ManagedObjectModel) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(tree(of: model))
+        var data = escapingLineSeparators(try encoder.encode(tree(of: model)))
         data.append(UInt8(ascii: "\n"))
         return data
+    }
+
+    /// `data` with U+2028 and U+2029 written `\u2028` and `\u2029`, as every JSON output of cdstore has them
+    /// (`JSONEncoder` leaves them raw): readers that split lines on Unicode separators would break there. Their
+    /// bytes (`E2 80 A8`, `E2 80 A9`) can only be inside strings, so replacing them bytewise is safe.
+    static func escapingLineSeparators(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                out += Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return Data(out)
     }
 
     /// Reads a JSON model from `data`, the contents of `file`.

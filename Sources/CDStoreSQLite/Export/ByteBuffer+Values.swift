@@ -79,12 +79,22 @@ extension ByteBuffer {
     }
 
     /// ``JSONText/quoted(_:)`` of valid UTF-8 text: escapes work byte by byte, since every byte that needs one is
-    /// ASCII and never part of a multi-byte sequence.
+    /// ASCII and never part of a multi-byte sequence — except U+2028 and U+2029 (`E2 80 A8`, `E2 80 A9`),
+    /// found by their lead byte.
     func appendJSONString(_ text: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         var runStart = 0
-        for i in 0..<text.count {
+        var i = 0
+        while i < text.count {
             let byte = text[i]
+            if byte == 0xE2, i + 2 < text.count, text[i + 1] == 0x80, text[i + 2] == 0xA8 || text[i + 2] == 0xA9 {
+                if i > runStart { append(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
+                for ascii in text[i + 2] == 0xA8 ? Self.lineSeparator : Self.paragraphSeparator { append(ascii) }
+                i += 3
+                runStart = i
+                continue
+            }
+            defer { i += 1 }
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             if i > runStart { append(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
             runStart = i + 1
@@ -107,6 +117,8 @@ extension ByteBuffer {
     }
 
     private static let lowerHex: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let lineSeparator: [UInt8] = Array("\\u2028".utf8)
+    private static let paragraphSeparator: [UInt8] = Array("\\u2029".utf8)
 
     /// ``CSVText/field(_:)`` of valid UTF-8 text. Text with none of `,` `"` CR LF and no space at either end is
     /// written as it is; anything else goes through the `String` rule, whose Character-based checks (a CR LF

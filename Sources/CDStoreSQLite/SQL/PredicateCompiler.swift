@@ -262,11 +262,46 @@ struct PredicateCompiler {
                 }
             }
         }
+        try checkConstants(left, op, right)
         if let a = left.attribute, let b = right.attribute, isStringLike(a.type) != isStringLike(b.type) {
             let binary: Set<AttributeType> = [.binary, .uuid, .transformable]
             if !(binary.contains(a.type) && binary.contains(b.type)) {
                 throw invalid("type mismatch: '\(a.name)' (\(a.type.rawValue)) cannot be compared with '\(b.name)' "
                               + "(\(b.type.rawValue))")
+            }
+        }
+    }
+
+    /// Two constants, which no attribute types: a string against a number, boolean or date is a type mismatch
+    /// (`"2" <= 2`), as in the in-memory evaluator (CDStorePredicate's `Evaluator+Types.swift`), rather than
+    /// SQLite's order of storage classes.
+    private func checkConstants(_ left: Operand, _ op: ComparisonOperator, _ right: Operand) throws {
+        func constants(_ operand: Operand) -> [PredicateValue]? {
+            switch operand.kind {
+            case .constant(.array(let items)): return items
+            case .constant(let value): return [value]
+            case .list(let items):
+                var values: [PredicateValue] = []
+                for item in items {
+                    guard case .constant(let value) = item.kind else { return nil }
+                    values.append(value)
+                }
+                return values
+            default: return nil
+            }
+        }
+        guard !op.isStringOperator, let ls = constants(left), let rs = constants(right) else { return }
+        func isString(_ v: PredicateValue) -> Bool { if case .string = v { return true } else { return false } }
+        func isTyped(_ v: PredicateValue) -> Bool {
+            switch v {
+            case .bool, .int, .double, .date: return true
+            default: return false
+            }
+        }
+        for l in ls {
+            for r in rs where (isString(l) && isTyped(r)) || (isTyped(l) && isString(r)) {
+                throw invalid("type mismatch: \(op.symbol) cannot compare \(PredicateFormatter.format(.constant(l))) "
+                              + "with \(PredicateFormatter.format(.constant(r)))")
             }
         }
     }

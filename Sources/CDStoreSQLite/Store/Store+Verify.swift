@@ -4,23 +4,26 @@ import Foundation
 internal import GRDB
 
 /// One thing `verify` found wrong, with the entity or table concerned.
-package struct VerifyProblem: Sendable, Equatable, CustomStringConvertible {
+public struct VerifyProblem: Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem.
-    package enum Kind: String, Sendable {
+    public enum Kind: String, Sendable {
         case metadata, primaryKeys, schema, entityNumbers, maxPrimaryKey, danglingReference, joinTable, inverse, externalData
     }
     /// How bad it is.
-    package enum Severity: String, Sendable {
+    public enum Severity: String, Sendable {
         /// Core Data cannot use the store as it is (or would read it wrong).
         case problem
         /// Core Data opens and reads the store, but something it would do next fails (see the message).
         case warning
     }
-    package var kind: Kind
+    /// What kind of problem.
+    public var kind: Kind
     /// The entity (or table) concerned.
-    package var subject: String
-    package var message: String
-    package var severity: Severity = .problem
+    public var subject: String
+    /// What is wrong, in a sentence.
+    public var message: String
+    /// How bad it is.
+    public var severity: Severity = .problem
 
     package init(kind: Kind, subject: String, message: String, severity: Severity = .problem) {
         self.kind = kind
@@ -29,7 +32,7 @@ package struct VerifyProblem: Sendable, Equatable, CustomStringConvertible {
         self.severity = severity
     }
 
-    package var description: String {
+    public var description: String {
         (severity == .warning ? "warning: " : "") + "\(kind.rawValue): \(subject): \(message)"
     }
 }
@@ -39,7 +42,8 @@ extension Store {
     /// tables and columns of the layout, `Z_ENT` of every row, `Z_MAX` ≥ every `Z_PK`, foreign keys and join
     /// tables pointing at existing objects of the right entity, both sides of one-to-one relationships agreeing,
     /// and the files of external binary data. An empty result means the store is sound; warnings
-    /// (``VerifyProblem/Severity/warning``) do not stop Core Data from opening it.
+    /// (``VerifyProblem/Severity/warning``) do not stop Core Data from opening it. A `Z_MAX` below the largest
+    /// `Z_PK` is a problem (Core Data's next insert fails on it) that ``repair()`` fixes.
     ///
     /// What Core Data itself leaves in stores it wrote is not a problem: the old name of a renamed entity in
     /// `Z_PRIMARYKEY` (Core Data keeps the row; matched by the entity's renaming identifier, or by the metadata
@@ -134,10 +138,11 @@ extension Store {
             // iOS 6-era stores leave Z_MAX at -1 for some entities that have rows (Artsy 1.4 in the corpus);
             // Core Data opens them, so -1 is taken as "not recorded" rather than as damage. A Z_MAX below the
             // largest key (rows another tool wrote: Artsy 1.3 and 2.0) does not stop Core Data reading, but its
-            // next insert would take a key in use and fail; cdstore's inserts skip past it.
+            // next insert would take a key in use and fail, so it is a problem; `repair()` fixes it (cdstore's
+            // own inserts skip past it).
             if zMax != -1, let maxPK = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(root.table)"), maxPK > zMax {
                 report(.maxPrimaryKey, root.name, "Z_MAX is \(zMax) but a row has Z_PK \(maxPK): Core Data's next insert "
-                       + "into \(root.table) would take a key in use", .warning)
+                       + "into \(root.table) would take a key in use (a repair raises Z_MAX to it)", .problem)
             }
         }
     }
