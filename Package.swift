@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CReadline", "CReadlineSupport",
+                "CDStore", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
