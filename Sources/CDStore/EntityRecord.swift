@@ -76,7 +76,7 @@ extension ObjectValue: ObjectValueConvertible {
         case .double(let value), .decimal(let value): .double(value)
         case .float(let value): .double(Double(value))
         case .string(let value): .string(value)
-        case .date(let value): .date(value)
+        case .date(let value): .date(Date(timeIntervalSinceReferenceDate: value))
         case .uuid(let value): .string(value.uuidString)
         case .data(let value): .string(value.base64EncodedString())
         case .array(let values): .array(values.map(\.predicateValue))

@@ -58,7 +58,7 @@ struct ModelGenerateCommandTests {
                                         "--namespace", "Library"])
         #expect(result.status == 0)
         let text = try String(contentsOf: folder.appendingPathComponent("Library+Book.swift"), encoding: .utf8)
-        #expect(text.contains("//  from \(Self.library)\n//  Model version hash: "))
+        #expect(text.contains("//  from \(Self.library) (version \"Library\")\n//  Model version hash: "))
         #expect(text.contains("extension Library {\n    /// An object of the entity Book"))
     }
 
@@ -69,5 +69,13 @@ struct ModelGenerateCommandTests {
         #expect(badLanguage.status == 2)
         let namespace = try CLIRunner.run(["model", "generate", "--language", "swift", Self.library, "-o", "x", "--namespace", "N"])
         #expect(namespace.status == 2 && namespace.stderr.contains("--namespace is for --language codable"))
+    }
+}
+
+extension ModelGenerateCommandTests {
+    @Test func help() throws {
+        let result = try CLIRunner.run(["model", "generate", "--help"], environment: ["COLUMNS": "80"])
+        #expect(result.status == 0)
+        try assertSnapshot(result.stdout, named: "help/cdstore-model-generate.help.txt")
     }
 }

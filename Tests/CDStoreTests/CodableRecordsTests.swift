@@ -44,6 +44,21 @@ struct CodableRecordsTests {
         }
     }
 
+    /// Examples/CompanyReport uses the records generated from Schemas/Company.json (at the top level).
+    @Test func exampleRecordsAreTheGeneratorsOutput() throws {
+        let folder = Corpus.packageRoot.appendingPathComponent("Examples/CompanyReport/Sources/CompanyReport/Records")
+        let output = try CodeGenerator.generate(modelAt: Corpus.schemas.appendingPathComponent("Company.json").path,
+                                                displayPath: "Schemas/Company.json", options: .init(language: .codable))
+        if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
+            try CodeGenerator.write(output, to: folder, replacing: true)
+            return
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == Set(output.files.map(\.name)))
+        for file in output.files {
+            #expect(try String(contentsOf: folder.appendingPathComponent(file.name), encoding: .utf8) == file.text, "\(file.name)")
+        }
+    }
+
     /// The demo company's whole graph: every object of every entity read as its record, encoded to JSON and back,
     /// and written back into its own object (an upsert by its uniqueness constraint, or a new object) and read
     /// again: the same values.
@@ -56,7 +71,7 @@ struct CodableRecordsTests {
         try roundTrip(Company.Department.self, in: store, expecting: 2)
         try roundTrip(Company.Employee.self, in: store, expecting: 5)
         try roundTrip(Company.Manager.self, in: store, expecting: 1)
-        try roundTrip(Company.Badge.self, in: store, expecting: 5)
+        try roundTrip(Company.Badge.self, in: store, expecting: 1)
     }
 
     private func roundTrip<T: EntityRecord & Codable & Equatable>(_ type: T.Type, in store: CDStore, expecting count: Int,

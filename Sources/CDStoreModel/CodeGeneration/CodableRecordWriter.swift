@@ -51,7 +51,9 @@ struct CodableRecordWriter {
                 guard let type = type(attribute) else { continue }
                 let optional = attribute.isOptional || attribute.isDerived
                 let note = attribute.isDerived ? "Derived by the store (\(attribute.derivationExpression ?? "")): leave nil when inserting." : nil
-                result.append(Field(name: attribute.name, type: type + (optional ? "?" : ""), initial: optional ? "nil" : nil, note: note))
+                // A required attribute's model default is the init's default, as inserts without it take it.
+                let initial = optional ? "nil" : SwiftValues.defaultLiteral(attribute)
+                result.append(Field(name: attribute.name, type: type + (optional ? "?" : ""), initial: initial, note: note))
             }
             for relationship in owner.relationships where !relationship.isTransient {
                 let field = relationship.isToMany
@@ -101,7 +103,8 @@ struct CodableRecordWriter {
         var parameters = hasOwnObjectID ? [] : ["objectID: ObjectID? = nil"]
         parameters += fields.map { "\(CodeNames.swiftIdentifier($0.name)): \($0.type)\($0.initial.map { " = \($0)" } ?? "")" }
         lines.append("    /// A record with these values.")
-        lines.append("    public init(\(parameters.joined(separator: ", "))) {")
+        lines += CodeNames.signature("public init", parameters, indent: "    " + indent).dropLast()
+            .split(separator: "\n", omittingEmptySubsequences: false).map { String($0.dropFirst(indent.count)) }
         if !hasOwnObjectID { lines.append("        self.objectID = objectID") }
         for field in fields {
             let name = CodeNames.swiftIdentifier(field.name)

@@ -142,6 +142,14 @@ enum CodeNames {
         return first.uppercased() + name.dropFirst()
     }
 
+    /// A declaration's opening line, `head(a: A, b: B) {` at `indent`, or one parameter per line when that
+    /// line would be longer than 120 characters.
+    static func signature(_ head: String, _ parameters: [String], indent: String) -> String {
+        let line = "\(indent)\(head)(\(parameters.joined(separator: ", "))) {\n"
+        guard line.count > 121, !parameters.isEmpty else { return line }
+        return "\(indent)\(head)(\n" + parameters.map { "\(indent)    \($0)" }.joined(separator: ",\n") + "\n\(indent)) {\n"
+    }
+
     /// Swift's reserved words, which need backquotes as identifiers.
     static let swiftKeywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",

@@ -187,7 +187,7 @@ struct SwiftDataWriter {
         let inherited = model.ancestors(of: entity).reversed().flatMap { ancestor in storedProperties(ancestor) }
         let all = inherited + own
         let parameters = all.map { "\(CodeNames.swiftIdentifier($0.name)): \($0.type)\($0.initial.map { " = \($0)" } ?? "")" }
-        var text = "    init(" + parameters.joined(separator: ", ") + ") {\n"
+        var text = CodeNames.signature("init", parameters, indent: "    ")
         for property in own {
             let name = CodeNames.swiftIdentifier(property.name)
             text += "        self.\(name) = \(name)\n"
