@@ -17,9 +17,9 @@ struct ModelGenerateCommand: ParsableCommand {
         version hash. Existing files are replaced only with --force (exit status 1 naming them otherwise).
 
         Examples:
-          cdstore model generate --language swift Schemas/Library.xcdatamodeld -o Generated
-          cdstore model generate --language swiftdata --model App.xcdatamodeld -o SwiftDataModels --dry-run
-          cdstore model generate --language codable Schemas/Company.json -o Sources/Records --force
+          cdstore model generate --language swift Schemas/Library.xcdatamodeld -o Gen
+          cdstore model generate --language swiftdata App.xcdatamodeld -o Models --dry-run
+          cdstore model generate --language codable Schemas/Company.json -o Records --force
         """)
 
     @OptionGroup var model: ModelArgument
@@ -39,7 +39,7 @@ struct ModelGenerateCommand: ParsableCommand {
     var force = false
 
     @Option(name: .long, help: ArgumentHelp("The Xcode version whose format swift output follows: 15 for plain imports, "
-                                            + "16 or later for today's (default 26), e.g. --xcode 15.", valueName: "version"))
+                                            + "16 or later for today's, e.g. --xcode 15.", valueName: "version"))
     var xcode: Int = 26
 
     @Option(name: .long, help: ArgumentHelp("For codable: declare the structs inside this enum, e.g. --namespace Company.",
