@@ -5,21 +5,9 @@ import Foundation
 
 extension ObjectValue {
     /// The value as insert and update read a record field: dates as seconds since 2001, data as base64 text,
-    /// UUIDs as their text, as a JSON record would give them.
-    var inputValue: InputValue {
-        switch self {
-        case .null: .null
-        case .bool(let value): .bool(value)
-        case .integer(let value): .integer(value)
-        case .double(let value), .decimal(let value), .date(let value): .double(value)
-        case .float(let value): .double(Double(value))
-        case .string(let text): .string(text)
-        case .uuid(let uuid): .string(uuid.uuidString)
-        case .data(let data): .string(data.base64EncodedString())
-        case .array(let values): .array(values.map(\.inputValue))
-        case .dictionary(let pairs): .object(pairs.map { ($0.0, $0.1.inputValue) })
-        }
-    }
+    /// UUIDs as their text, as a JSON record would give them (inside arrays and dictionaries, dates and data are
+    /// tagged `{"$date": …}` / `{"$data": …}` so that a Transformable value keeps them; ``ObjectValueInput``).
+    var inputValue: InputValue { ObjectValueInput.input(self, nested: false) }
 
     /// The value as a predicate constant. Predicates have no data constants: data compares as its base64 text.
     var predicateValue: PredicateValue {

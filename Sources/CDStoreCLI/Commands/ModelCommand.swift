@@ -18,7 +18,8 @@ struct ModelCommand: ParsableCommand {
           cdstore model hashes --store App.sqlite
           cdstore model compile App.momd -o App.xcdatamodeld
         """,
-        subcommands: [ModelShowCommand.self, ModelValidateCommand.self, ModelCompileCommand.self, ModelHashesCommand.self, ModelDiffCommand.self, ModelDiagramCommand.self])
+        subcommands: [ModelShowCommand.self, ModelValidateCommand.self, ModelCompileCommand.self, ModelHashesCommand.self, ModelDiffCommand.self, ModelDiagramCommand.self,
+                      ModelGenerateCommand.self])
 }
 
 /// The model argument shared by the `model` subcommands, with where else the model may come from.

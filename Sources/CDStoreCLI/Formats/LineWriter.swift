@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStore
 import Foundation
 
 /// Records expanded, one `key  value` line per attribute and a blank line between records, like psql's `\x`

@@ -16,25 +16,16 @@ print("inserted \(inserted.inserted) company")
 
 // One more employee, whose department is the one named Sales.
 try store.write { ctx in
-    let sales = try ctx.fetchOne("Department", where: "name == %@", "Sales")!.objectID
-    try ctx.insert("Employee", ["employeeNumber": 1006, "firstName": "Farah", "lastName": "Nasser", "salary": 61000,
-                                "department": sales])
+    let sales = try ctx.fetchOne(Department.self, where: "name == %@", "Sales")!.objectID
+    try ctx.insert(Employee(employeeNumber: 1006, firstName: "Farah", lastName: "Nasser", salary: 61000, department: sales))
 }
 
-// Decoded records, with relationships as object IDs.
-struct Employee: Decodable {
-    var objectID: ObjectID
-    var firstName: String
-    var lastName: String
-    var salary: Decimal?
-    var department: ObjectID?
-}
-
+// Records are the structs `cdstore model generate --language codable` wrote into Records/ (relationships as
+// object IDs); each knows its entity, so fetches and inserts name none.
 try store.read { ctx in
     print("\nR&D earning over 60000, best paid first:")
-    for e in try ctx.fetch(Employee.self, from: "Employee", where: "department.name == %@ AND salary > %@", "R&D", 60000,
-                           sort: ["-salary"]) {
-        print("  \(e.firstName) \(e.lastName): \(e.salary ?? 0) (\(e.objectID.entity))")
+    for e in try ctx.fetch(Employee.self, where: "department.name == %@ AND salary > %@", "R&D", 60000, sort: ["-salary"]) {
+        print("  \(e.firstName) \(e.lastName): \(e.salary ?? 0) (\(e.objectID?.entity ?? "?"))")
     }
     print("\nemployees in a department with someone over 50: \(try ctx.count("Employee", where: "ANY department.employees.age > 50"))")
 
