@@ -81,7 +81,7 @@ public struct BrowseServer: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = reply.contentType
         for (name, value) in securityHeaders + reply.headers {
-            if let field = HTTPField.Name(name) { headers[field] = value }
+            if let field = HTTPFields.Element.Name(name) { headers[field] = value }
         }
         let status = HTTPResponse.Status(code: reply.status)
         switch reply.body {
@@ -118,7 +118,7 @@ enum ExportStream {
         let handoff = Handoff()
         DispatchQueue.global().async {
             do {
-                try store.read { ctx in
+                _ = try store.read { ctx in
                     try ctx.export(entity, where: predicate, sort: sort, format: format) { bytes in
                         if handoff.cancelled { throw Cancelled() }
                         continuation.yield(ByteBuffer(bytes: bytes))

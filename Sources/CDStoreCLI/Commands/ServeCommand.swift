@@ -86,8 +86,8 @@ struct ServeCommand: ParsableCommand {
         Task {
             do {
                 try await server.run { url in
-                    print(url)
-                    fflush(stdout)
+                    // Unbuffered: a script reads the URL while the server runs.
+                    FileHandle.standardOutput.write(Data((url + "\n").utf8))
                 }
             } catch {
                 outcome.error = error
