@@ -78,6 +78,7 @@ let package = Package(
             name: "CDStoreServerTests",
             dependencies: [
                 "CDStoreServer", "CDStore", "CDStoreTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(name: "CDStoreCLITests", dependencies: ["CDStoreCLI", "CDStoreIO", "CDStoreTestSupport"]),

@@ -44,8 +44,8 @@ extension StoreBrowser {
                 var rules = ["inverse " + (relationship.inverseName ?? "none"), "delete " + relationship.deleteRule.rawValue]
                 if relationship.isOptional { rules.append("optional") }
                 if relationship.isOrdered { rules.append("ordered") }
-                if relationship.minCount > 0 { rules.append("min \(relationship.minCount)") }
-                if relationship.maxCount > 0 { rules.append("max \(relationship.maxCount)") }
+                if relationship.isToMany && relationship.minCount > 0 { rules.append("min \(relationship.minCount)") }
+                if relationship.isToMany && relationship.maxCount > 0 { rules.append("max \(relationship.maxCount)") }
                 if relationship.isTransient { rules.append("transient") }
                 row([relationship.name, (relationship.isToMany ? "to-many " : "to-one ") + relationship.destination,
                      rules.joined(separator: ", ")], into: &body)
