@@ -7,7 +7,7 @@ import Testing
 struct DocumentationTests {
     static let subcommands = ["insert", "fetch", "count", "project", "update", "delete", "export", "import", "seed",
                               "migrate", "info", "verify", "history", "repl",
-                              "model show", "model validate", "model compile", "model hashes", "model diff", "diff", "model diagram"]
+                              "model show", "model validate", "model compile", "model hashes", "model diff", "diff", "model diagram", "serve"]
 
     @Test(arguments: subcommands)
     func readmeMentionsSubcommand(name: String) throws {

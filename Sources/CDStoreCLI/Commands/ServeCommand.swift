@@ -23,7 +23,7 @@ struct ServeCommand: ParsableCommand {
           cdstore serve --store App.sqlite
           cdstore serve --store App.sqlite --model App.xcdatamodeld --port 0
           cdstore serve --store evidence.sqlite --immutable --port 8081
-          curl -s -H 'Accept: application/json' 'http://127.0.0.1:8080/Employee?where=age%20%3E%2030'
+          curl -s 'http://127.0.0.1:8080/Employee.json?where=age%20%3E%2030'
         """)
 
     @Option(name: .long, help: ArgumentHelp("The SQLite store to browse. Default: $CDSTORE_STORE.", valueName: "path"),
@@ -47,10 +47,10 @@ struct ServeCommand: ParsableCommand {
     var immutable = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "The address to listen on (default 127.0.0.1). Anything but a loopback address is warned about.", valueName: "address"))
+        "The address to listen on. Anything but a loopback address is warned about.", valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: ArgumentHelp("The port to listen on (default 8080; 0 picks a free one).", valueName: "port"))
+    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 8080
 
     func validate() throws {
