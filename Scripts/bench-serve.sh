@@ -29,7 +29,7 @@ wrk_page() {
   awk -v name="$name" -v path="$path" '
     /Requests\/sec:/ {rps = $2}
     /^ +50%/ {p50 = $2} /^ +99%/ {p99 = $2}
-    /^ +Latency/ {max = $4}
+    /^ +Latency +[0-9]/ {max = $4}
     /Non-2xx or 3xx responses:/ {errors += $NF}
     /Socket errors:/ {gsub(/,/, ""); errors += $4 + $6 + $8 + $10}
     END {printf "| %s (`%s`) | %.0f | %s | %s | %s | %d |\n", name, path, rps, p50, p99, max, errors}' <<<"$report"
