@@ -3,8 +3,9 @@
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
 #   make build     debug build
 #   make release   release build
-#   make test      set up, build and run every test, the example package, an install into a temporary prefix,
-#                  then each fuzz target over its saved corpus (what CI runs)
+#   make test      set up, build and run every test, the browser tests of `serve`, the example package, an install
+#                  into a temporary prefix, then each fuzz target over its saved corpus (what CI runs)
+#   make browser-test  `cdstore serve` in headless Chromium (Tests/Browser/browse_test.py)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
@@ -23,12 +24,14 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 # time: the memory tests read peak RSS with /usr/bin/time. graphviz: `model diagram --format svg` runs its dot (the
 # SVG test is skipped without it).
-SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time graphviz
-BENCH_PACKAGES := sqlite3
+# chromium, chromium-driver, python3-selenium: the browser tests of `cdstore serve` (Tests/Browser).
+SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time graphviz chromium chromium-driver python3-selenium
+# wrk: the load figures of `cdstore serve` (Scripts/bench-serve.sh).
+BENCH_PACKAGES := sqlite3 wrk
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo readme-demo install install-check bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release test browser-test demo readme-demo install install-check bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -51,9 +54,16 @@ test: setup
 	@Scripts/public-api.sh --check 400
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) browser-test
 	$(MAKE) example
 	$(MAKE) install-check
 	$(MAKE) fuzz-ci
+
+# `cdstore serve` in headless Chromium (Selenium): home → entity → filter → object → relationship, hostile strings
+# shown as text, no console errors, the store's bytes unchanged. Debian's python3 has python3-selenium.
+browser-test: setup
+	$(SWIFT) build --product cdstore
+	/usr/bin/python3 Tests/Browser/browse_test.py .build/debug/cdstore
 
 demo: release
 	@Scripts/demo.sh .build/release/cdstore

@@ -9,6 +9,7 @@ import PackageDescription
 //   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
 //   CDStoreIO        — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
 //   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
+//   CDStoreServer    — `cdstore serve`: a read-only web face on a store (Hummingbird; CDStore's public API only)
 //   CDStoreCLI       — commands, output formats, the REPL
 let package = Package(
     name: "cdstore",
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // zlib for the raw-DEFLATE model cache Core Data keeps in stores (Z_MODELCACHE).
@@ -51,9 +54,14 @@ let package = Package(
         .target(name: "CDStoreIO", dependencies: ["CDStoreJSON", "CDStoreSQLite"]),
         .target(name: "CDStore", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO"]),
         .target(
+            name: "CDStoreServer",
+            dependencies: [
+                "CDStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStore", "CReadline", "CReadlineSupport",
+                "CDStore", "CDStoreServer", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
@@ -67,6 +75,13 @@ let package = Package(
             name: "CDStoreSQLiteTests",
             dependencies: ["CDStoreJSON", "CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreTestSupport"]),
+        .testTarget(
+            name: "CDStoreServerTests",
+            dependencies: [
+                "CDStoreServer", "CDStore", "CDStoreTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "CDStoreCLITests",
             dependencies: ["CDStoreCLI", "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreTestSupport"]),

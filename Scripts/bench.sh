@@ -248,6 +248,17 @@ got=$(grep -c '"change":"changed"' "$work/diff-cd" 2>/dev/null || true)
 [ "$got" = "$(( rows / 100 ))" ] || warnings+=("WARNING: diff: cdstore reported ${got:-no} changed objects, expected $(( rows / 100 ))")
 rm_store "$diff_store"; rm -f "$work/diff-cd" "$work/diff-sql"
 
+# --- 2c. cdstore serve under load ---------------------------------------------------------------------------
+# wrk from loopback against the entity page of the query store (Scripts/bench-serve.sh): requests/s and latency.
+serve_report=""
+if command -v wrk >/dev/null; then
+  log "bench: 2c. serve (wrk)"
+  serve_report=$(Scripts/bench-serve.sh "$cdstore" "$store" Person "$rows" 2>&1) ||
+    warnings+=("WARNING: serve: Scripts/bench-serve.sh failed: ${serve_report: -300}")
+else
+  warnings+=("WARNING: serve: wrk not installed (make bench installs it); no load figures")
+fi
+
 # --- 3. graph load and export (cdstore alone) ---------------------------------------------------------------
 # Schemas/Company.json requires every Department to belong to a Company, so each run's store gets the one
 # company the generated departments refer to before the clock starts.
@@ -354,6 +365,9 @@ report=$work/report.md
   echo "rows/s of fetch and count: the rows in the store ÷ the median. Ratios: median ÷ the sqlite3 shell's median"
   echo "in the same run. Peak RSS: the largest of the runs. count's SQL uses \`LIKE 'A%'\`, as SQLite users write a"
   echo "prefix test; the start-up figures time the commands without /usr/bin/time in between."
+  if [ -n "$serve_report" ]; then
+    echo; echo "## cdstore serve (wrk, Scripts/bench-serve.sh)"; echo; echo "$serve_report"
+  fi
   for w in "${warnings[@]}"; do echo; echo "$w"; done
 } >"$report"
 mkdir -p "$(dirname "$results")"

@@ -78,3 +78,9 @@ public typealias VerifyProblem = CDStoreSQLite.VerifyProblem
 
 /// A change ``CDStore/repair()`` made to the store's bookkeeping.
 public typealias StoreRepair = CDStoreSQLite.StoreRepair
+
+/// A transaction of Core Data's persistent history: number, time, author, bundle, process and context.
+public typealias HistoryTransaction = CDStoreSQLite.HistoryTransaction
+
+/// A change of a history transaction: inserted, updated or deleted object, updated properties, tombstone.
+public typealias HistoryChange = CDStoreSQLite.HistoryChange

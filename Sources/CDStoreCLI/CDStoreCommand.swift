@@ -33,6 +33,7 @@ public struct CDStoreCommand: ParsableCommand {
             InfoCommand.self, VerifyCommand.self, HistoryCommand.self, REPLCommand.self,
             DiffCommand.self,
             ModelCommand.self,
+            ServeCommand.self,
         ])
 
     public init() {}

@@ -10,25 +10,25 @@ import Foundation
 /// ```
 ///
 /// Core Data equivalent: `NSPersistentHistoryTransaction`.
-package struct HistoryTransaction: Sendable, Equatable {
+public struct HistoryTransaction: Sendable, Equatable {
     /// `ATRANSACTION.Z_PK`: the transaction number, which is what Core Data's `NSPersistentHistoryToken`
     /// carries; `--since TOKEN` means "after this number".
-    package var number: Int64
+    public var number: Int64
     /// `ZTIMESTAMP`: seconds since 2001-01-01T00:00:00Z (Core Data's reference date), as stored.
-    package var timestamp: Double?
+    public var timestamp: Double?
     /// Who saved: `NSManagedObjectContext.transactionAuthor` (e.g. `NSCloudKitMirroringDelegate.import`).
-    package var author: String?
+    public var author: String?
     /// The bundle identifier of the app or extension that saved.
-    package var bundleID: String?
+    public var bundleID: String?
     /// The name of the process that saved.
-    package var processID: String?
+    public var processID: String?
     /// `NSManagedObjectContext.name` of the context that saved.
-    package var contextName: String?
+    public var contextName: String?
     /// How many changes the transaction holds (only those of the queried entity when the query names one).
-    package var changes: Int
+    public var changes: Int
 
     /// Creates a transaction record.
-    package init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
+    public init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
                 contextName: String?, changes: Int) {
         self.number = number
         self.timestamp = timestamp
@@ -40,15 +40,15 @@ package struct HistoryTransaction: Sendable, Equatable {
     }
 
     /// ``timestamp`` as a `Date`.
-    package var date: Date? { timestamp.map { Date(timeIntervalSinceReferenceDate: $0) } }
+    public var date: Date? { timestamp.map { Date(timeIntervalSinceReferenceDate: $0) } }
 }
 
 /// One changed object of a persistent-history transaction: a row of `ACHANGE`.
 ///
 /// Core Data equivalent: `NSPersistentHistoryChange`.
-package struct HistoryChange: Sendable, Equatable {
+public struct HistoryChange: Sendable, Equatable {
     /// `ZCHANGETYPE`: 0 insert, 1 update, 2 delete (`NSPersistentHistoryChangeType`).
-    package enum ChangeType: Sendable, Equatable, CustomStringConvertible {
+    public enum ChangeType: Sendable, Equatable, CustomStringConvertible {
         /// The object was inserted (0).
         case insert
         /// The object was updated (1): see ``HistoryChange/updatedProperties``.
@@ -59,7 +59,7 @@ package struct HistoryChange: Sendable, Equatable {
         case other(Int64)
 
         /// The type stored as `raw`.
-        package init(raw: Int64) {
+        public init(raw: Int64) {
             switch raw {
             case 0: self = .insert
             case 1: self = .update
@@ -69,7 +69,7 @@ package struct HistoryChange: Sendable, Equatable {
         }
 
         /// The stored number.
-        package var raw: Int64 {
+        public var raw: Int64 {
             switch self {
             case .insert: 0
             case .update: 1
@@ -79,7 +79,7 @@ package struct HistoryChange: Sendable, Equatable {
         }
 
         /// `insert`, `update`, `delete` or `type N`.
-        package var description: String {
+        public var description: String {
             switch self {
             case .insert: "insert"
             case .update: "update"
@@ -90,25 +90,25 @@ package struct HistoryChange: Sendable, Equatable {
     }
 
     /// `ACHANGE.Z_PK`.
-    package var number: Int64
+    public var number: Int64
     /// The transaction it belongs to (``HistoryTransaction/number``).
-    package var transaction: Int64
+    public var transaction: Int64
     /// Inserted, updated or deleted.
-    package var type: ChangeType
+    public var type: ChangeType
     /// The changed object's concrete entity (`ZENTITY`, named by the layout or `Z_PRIMARYKEY`; `#N` when
     /// neither knows the number).
-    package var entity: String
+    public var entity: String
     /// The changed object (`ZENTITY`, `ZENTITYPK`).
-    package var objectID: ObjectID
+    public var objectID: ObjectID
     /// For an update, the properties it changed, decoded from `ZCOLUMNS` (see ``HistoryPropertyOrder``); a bit
     /// past the entity's properties is shown as `#BIT`. Nil for inserts and deletes.
-    package var updatedProperties: [String]?
+    public var updatedProperties: [String]?
     /// For a delete, the values the entity's preserve-after-deletion attributes had (`ZTOMBSTONE<n>`), by
     /// attribute name, NULL ones left out. Nil for inserts and updates.
-    package var tombstone: [(name: String, value: ObjectValue)]?
+    public var tombstone: [(name: String, value: ObjectValue)]?
 
     /// Creates a change record.
-    package init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
+    public init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
                 updatedProperties: [String]?, tombstone: [(name: String, value: ObjectValue)]?) {
         self.number = number
         self.transaction = transaction
@@ -119,7 +119,7 @@ package struct HistoryChange: Sendable, Equatable {
         self.tombstone = tombstone
     }
 
-    package static func == (lhs: HistoryChange, rhs: HistoryChange) -> Bool {
+    public static func == (lhs: HistoryChange, rhs: HistoryChange) -> Bool {
         lhs.number == rhs.number && lhs.transaction == rhs.transaction && lhs.type == rhs.type && lhs.entity == rhs.entity
             && lhs.objectID == rhs.objectID && lhs.updatedProperties == rhs.updatedProperties
             && lhs.tombstone?.map(\.name) == rhs.tombstone?.map(\.name)

@@ -76,7 +76,7 @@ struct QueryBuilder {
             conditions.append(try PredicateCompiler(model: model, layout: layout, entity: entity, aliases: aliases)
                 .compile(predicate))
         }
-        condition = conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions.map {
+        var condition = conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions.map {
             SQLFragment("(\($0.sql))", $0.arguments)
         }, separator: " AND ")
         // SQLite binds at most 32,766 values in one statement (SQLITE_MAX_VARIABLE_NUMBER); say so in the model's
@@ -91,6 +91,7 @@ struct QueryBuilder {
         // subqueries that are NULL, and so sort first, when a related object is missing.
         var order: [String] = []
         var orderArguments: [DatabaseValue] = []
+        var sortKeys: [(SQLFragment, ascending: Bool)] = []
         let resolver = KeyPathResolver(model: model, layout: layout, aliases: aliases)
         let scope = Scope(alias: "t", entity: entity, layout: entityLayout)
         for descriptor in request.sort {
@@ -109,10 +110,39 @@ struct QueryBuilder {
                 ? "\(SQLFunctions.caseFold)(\(resolved.fragment.sql))" : resolved.fragment.sql
             order.append(collated + (descriptor.ascending ? " ASC" : " DESC"))
             orderArguments += resolved.fragment.arguments
+            sortKeys.append((SQLFragment(collated, resolved.fragment.arguments), descriptor.ascending))
         }
         order.append("t.Z_PK ASC")
+        if let after = request.afterPrimaryKey {
+            let keyset = Self.keyset(after: after, sortKeys: sortKeys, table: entityLayout.table)
+            condition = SQLFragment("(\(condition.sql)) AND \(keyset.sql)", condition.arguments + keyset.arguments)
+        }
+        self.condition = condition
         self.order = order
         self.orderArguments = orderArguments
+    }
+
+    /// The rows after the anchor row (primary key `after`) in the order `sortKeys` then `Z_PK`: the anchor's sort
+    /// values come from a subquery on the same table, aliased `t` so that each sort expression (a column, or a
+    /// correlated subquery for a to-one key path) reads the anchor row there. SQLite sorts NULL first ascending
+    /// and last descending, which the NULL terms follow.
+    static func keyset(after: Int64, sortKeys: [(SQLFragment, ascending: Bool)], table: String) -> SQLFragment {
+        let pk = after.databaseValue
+        var alternatives: [SQLFragment] = []
+        var equalSoFar: [SQLFragment] = []
+        for (key, ascending) in sortKeys {
+            let anchor = SQLFragment("(SELECT \(key.sql) FROM \(table) t WHERE t.Z_PK = ?)", key.arguments + [pk])
+            let past = ascending
+                ? SQLFragment("(\(key.sql) > \(anchor.sql) OR (\(anchor.sql) IS NULL AND \(key.sql) IS NOT NULL))",
+                              key.arguments + anchor.arguments + anchor.arguments + key.arguments)
+                : SQLFragment("(\(key.sql) < \(anchor.sql) OR (\(anchor.sql) IS NOT NULL AND \(key.sql) IS NULL))",
+                              key.arguments + anchor.arguments + anchor.arguments + key.arguments)
+            alternatives.append(SQLFragment.join(equalSoFar + [past], separator: " AND "))
+            equalSoFar.append(SQLFragment("\(key.sql) IS \(anchor.sql)", key.arguments + anchor.arguments))
+        }
+        alternatives.append(SQLFragment.join(equalSoFar + [SQLFragment("t.Z_PK > ?", [pk])], separator: " AND "))
+        let joined = SQLFragment.join(alternatives.map { SQLFragment("(\($0.sql))", $0.arguments) }, separator: " OR ")
+        return SQLFragment("(\(joined.sql))", joined.arguments)
     }
 
     /// `Z_ENT = n` or `Z_ENT BETWEEN n AND m`, unless the table holds only this entity's objects anyway.

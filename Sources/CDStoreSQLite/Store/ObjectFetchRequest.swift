@@ -27,6 +27,10 @@ public struct ObjectFetchRequest: Sendable {
     public var includes: [String]
     /// Only the objects with these primary keys (nil = no such restriction).
     package var primaryKeys: [Int64]?
+    /// Only the objects that come after the object with this primary key in the request's order (keyset
+    /// paging): the next page starts after the last object of this one. Unlike ``offset`` it costs the same on
+    /// the thousandth page as on the first, and it needs no value from the caller but the key.
+    package var afterPrimaryKey: Int64?
 
     /// Creates a request for all objects of `entity`.
     package init(entity: String, predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil,

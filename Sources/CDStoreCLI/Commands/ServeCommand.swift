@@ -1,0 +1,107 @@
+import ArgumentParser
+import CDStore
+import CDStoreServer
+import Foundation
+
+/// `cdstore serve`: browse a store in a web browser, read-only.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Browse a store in a web browser: entities, objects, relationships, the model, history. Read-only.",
+        discussion: """
+        Opens the store read-only (never writes a byte; --immutable also leaves its -wal and -shm untouched), prints \
+        the URL as the first line on standard output, and serves until Ctrl-C or SIGTERM. Pages: / (the store and \
+        its entities), /ENTITY (objects in a table, sortable, paged by key, filtered by a predicate in cdstore's \
+        NSPredicate syntax), /ENTITY/pPK or /x-coredata://… (one object), /_model (the diagram, with Graphviz \
+        installed, and every attribute's rules), /_history (persistent history), /_export/ENTITY?format=ndjson|json|csv \
+        (streamed). Every page is JSON too: add .json to the path or send Accept: application/json.
+
+        It listens on 127.0.0.1 unless --host says otherwise (then it warns: anyone who can reach the address can \
+        read the store). --port 0 picks a free port.
+
+        Examples:
+          cdstore serve --store App.sqlite
+          cdstore serve --store App.sqlite --model App.xcdatamodeld --port 0
+          cdstore serve --store evidence.sqlite --immutable --port 8081
+          curl -s 'http://127.0.0.1:8080/Employee.json?where=age%20%3E%2030'
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite store to browse. Default: $CDSTORE_STORE.", valueName: "path"),
+            completion: .file())
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The model (.xcdatamodeld, .xcdatamodel, .momd, .mom or cdstore JSON). Default: $CDSTORE_MODEL, else the "
+        + "model the store keeps (cdstore's, or Core Data's Z_MODELCACHE).", valueName: "path"), completion: .file())
+    var model: String?
+
+    @Option(name: .customLong("model-version"), help: ArgumentHelp(
+        "The version of an .xcdatamodeld to use instead of its current version.", valueName: "name"))
+    var modelVersion: String?
+
+    @Flag(name: .customLong("read-only"), help: ArgumentHelp("Accepted for symmetry: serve always opens read-only."))
+    var readOnly = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Read without changing a byte of the store, its -wal or its -shm (SQLite's immutable mode), for evidence copies."))
+    var immutable = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The address to listen on. Anything but a loopback address is warned about.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 8080
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
+        }
+        let modelPath = model ?? environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+        let opened: CDStore
+        do {
+            opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) },
+                                 options: immutable ? [.readOnly, .immutable] : [.readOnly])
+        } catch let error as CDStoreError {
+            let status: ExitStatus = switch error.code {
+            case .cannotOpen, .busy: .cannotOpen
+            case .modelMismatch, .noModel: .modelMismatch
+            default: .badInput
+            }
+            throw CLIError(status: status, message: error.description)
+        }
+        for warning in opened.warnings { Console.warn(warning) }
+        if !BrowseServer.isLoopback(host) {
+            Console.warn("--host \(host) is not a loopback address: anyone who can reach it can read the whole store")
+        }
+        let server = BrowseServer(store: opened, host: host, port: port)
+        let outcome = ServeOutcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await server.run { url in
+                    // Unbuffered: a script reads the URL while the server runs.
+                    FileHandle.standardOutput.write(Data((url + "\n").utf8))
+                }
+            } catch {
+                outcome.error = error
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error {
+            throw CLIError(status: .cannotOpen, message: "cannot serve on \(host):\(port): \(error)")
+        }
+    }
+}
+
+/// What the server task ended with, read after it signalled.
+private final class ServeOutcome: @unchecked Sendable {
+    var error: Error?
+}

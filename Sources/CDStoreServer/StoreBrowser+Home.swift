@@ -1,0 +1,71 @@
+import CDStore
+import Foundation
+
+extension StoreBrowser {
+    /// `/`: where the store is, how it is read, its warnings, and every entity with its number of objects.
+    func home(_ request: BrowseRequest) throws -> BrowseReply {
+        let overview = try store.overview()
+        if request.wantsJSON {
+            let entities: [ObjectValue] = overview.entities.map { entity in
+                .dictionary([("name", .string(entity.name)), ("parent", entity.parent.map { .string($0) } ?? .null),
+                             ("abstract", .bool(entity.isAbstract)), ("objects", .integer(Int64(entity.objects))),
+                             ("href", .string("/" + HTML.percentEncoded(entity.name)))])
+            }
+            return .json(JSONText.encode(.dictionary([
+                ("path", .string(overview.path)), ("uuid", .string(overview.uuid)),
+                ("journalMode", .string(overview.journalMode)), ("kind", .string(overview.kind)),
+                ("modelSource", .string(overview.modelSource)),
+                ("versionIdentifiers", .array(overview.versionIdentifiers.map { .string($0) })),
+                ("persistentHistory", .bool(overview.hasPersistentHistory)), ("readOnly", .bool(overview.isReadOnly)),
+                ("warnings", .array(overview.warnings.map { .string($0) })), ("entities", .array(entities)),
+            ])))
+        }
+        var body = HTML()
+        body.element("h1", (overview.path as NSString).lastPathComponent)
+        body.raw("<dl class=\"info\">")
+        let facts: [(String, String)] = [
+            ("path", overview.path), ("store UUID", overview.uuid), ("kind", overview.kind),
+            ("journal mode", overview.journalMode),
+            ("model", Self.modelSourceWords(overview.modelSource)
+                + (overview.versionIdentifiers.isEmpty ? "" : ", version " + overview.versionIdentifiers.joined(separator: ", "))),
+            ("opened", overview.isReadOnly ? "read-only" : "read-write"),
+        ]
+        for (term, value) in facts {
+            body.element("dt", term)
+            body.element("dd", value)
+        }
+        body.raw("</dl>")
+        for warning in overview.warnings {
+            body.raw("<div class=\"warning\">")
+            body.text("warning: " + warning)
+            body.raw("</div>")
+        }
+        body.element("h2", "Entities")
+        body.raw("<table id=\"entities\"><thead><tr><th>entity</th><th>parent</th><th>objects</th></tr></thead><tbody>")
+        for entity in overview.entities {
+            body.raw("<tr><td>")
+            body.link("/" + HTML.percentEncoded(entity.name), entity.name)
+            if entity.isAbstract { body.raw(" <span class=\"null\">abstract</span>") }
+            body.raw("</td><td>")
+            if let parent = entity.parent { body.link("/" + HTML.percentEncoded(parent), parent) }
+            body.raw("</td><td class=\"num\">")
+            body.text(ValueCells.grouped(entity.objects))
+            body.raw("</td></tr>")
+        }
+        body.raw("</tbody></table>")
+        if overview.hasPersistentHistory {
+            body.raw("<p><a href=\"/_history\">Persistent history</a></p>")
+        }
+        return .html(HTML.page(title: (overview.path as NSString).lastPathComponent, crumbs: [("store", nil)], body: body))
+    }
+
+    static func modelSourceWords(_ source: String) -> String {
+        switch source {
+        case "given": "the model file given"
+        case "cdstoreCache": "the model cdstore keeps in the store"
+        case "coreDataCache": "Core Data's model cache in the store (Z_MODELCACHE)"
+        case "inferredFromTables": "inferred from the tables (no model given or kept)"
+        default: source
+        }
+    }
+}
