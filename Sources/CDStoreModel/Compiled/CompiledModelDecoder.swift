@@ -59,12 +59,13 @@ enum CompiledModelDecoder {
 
         /// Runs `body` inside the object at `index`, turning a cycle or absurd nesting below it into a
         /// ``ModelError/Code/damagedArchive`` error that names the entity and property being read.
-        func inside<T>(_ index: Int, entity: String? = nil, property: String? = nil,
+        func inside<T>(_ index: Int, entity: String? = nil, property: String? = nil, subject: String? = nil,
                        _ body: () throws -> T) throws -> T {
             do {
                 return try walk.visit(index, body)
             } catch let error as ObjectPathError {
-                throw ModelError(.damagedArchive, error.description, file: file, entity: entity, property: property)
+                throw ModelError(.damagedArchive, (subject.map { $0 + ": " } ?? "") + error.description, file: file,
+                                 entity: entity, property: property)
             }
         }
 
@@ -140,7 +141,9 @@ enum CompiledModelDecoder {
                 .sorted(by: utf16Order)
             for (key, value) in archive.dictionary(m["NSFetchRequestTemplates"]) ?? [] {
                 guard let index = archive.reference(value) else { continue }
-                model.fetchRequests.append(try inside(index) { try fetchRequest(index, name: key, nameOfEntity: nameOfEntity) })
+                model.fetchRequests.append(try inside(index, subject: "fetch request '\(key)'") {
+                    try fetchRequest(index, name: key, nameOfEntity: nameOfEntity)
+                })
             }
             model.fetchRequests.sort { utf16Order($0.name, $1.name) }
             for (key, value) in archive.dictionary(m["NSConfigurations"]) ?? [] {

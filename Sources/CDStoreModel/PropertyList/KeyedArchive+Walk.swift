@@ -29,12 +29,12 @@ extension KeyedArchive {
         private var path: ObjectPath
 
         /// A walk over `archive` that goes at most `depthLimit` objects deep, and enters objects at most
-        /// `visitLimit` times (by default a million more than the archive has objects: enough to read every
+        /// `visitLimit` times (by default 65,536 more than four times the archive's objects: enough to read every
         /// object of any real archive several times, and a bound on archives that share objects exponentially).
         public init(_ archive: KeyedArchive, depthLimit: Int = ObjectPath.defaultDepthLimit, visitLimit: Int? = nil) {
             self.archive = archive
             self.path = ObjectPath(depthLimit: depthLimit,
-                                   visitLimit: visitLimit ?? (1 << 20) + 4 * archive.objects.count)
+                                   visitLimit: visitLimit ?? (1 << 16) + 4 * archive.objects.count)
         }
 
         /// How many objects the walk is inside of.

@@ -9,8 +9,9 @@
 /// model caches, Transformable values, mapping models); the binary property-list reader uses it directly.
 public struct ObjectPath: Sendable {
     /// How deep a walk may go: far beyond any model Xcode writes (a predicate of a hundred nested parts is
-    /// already unusual), and shallow enough that the readers' recursion fits a 512 KiB thread stack in a debug
-    /// build.
+    /// already unusual), and shallow enough for the stack: the predicate formatter takes about 4 KiB a level in a
+    /// debug build, so 256 levels need about 1 MiB of the 8 MiB every thread gets on Linux (the CLI runs on the
+    /// main thread; Darwin's 512 KiB secondary threads would hold about 120 levels).
     public static let defaultDepthLimit = 256
 
     /// The most objects the path may hold.
