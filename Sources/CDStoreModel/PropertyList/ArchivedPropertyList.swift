@@ -54,10 +54,11 @@ extension KeyedArchive {
     }
 
     /// The object at `index` of `$objects` (and everything it refers to) as property-list values; throws
-    /// ``UnsupportedContent`` as ``propertyListRoot()`` does.
+    /// ``UnsupportedContent`` as ``propertyListRoot()`` does, and for containers nested more than 512 deep (the
+    /// JSON reader's limit, so that any value cdstore archives from JSON reads back).
     public func propertyListObject(at index: Int) throws -> ArchivedPropertyList {
         do {
-            return try archivedValue(.uid(index), walk: Walk(self))
+            return try archivedValue(.uid(index), walk: Walk(self, depthLimit: 512))
         } catch let error as ObjectPathError {
             throw UnsupportedContent(description: error.description)
         }
