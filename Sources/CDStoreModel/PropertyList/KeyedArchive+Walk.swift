@@ -19,9 +19,11 @@ extension KeyedArchive {
     /// }
     /// ```
     ///
-    /// Used by the compiled-model and model-cache decoder (predicates, expressions, fetch requests, superentity
-    /// chains, inverse relationships, user info) and by ``propertyListObject(at:)``; a reader of another archived
-    /// format (a mapping model) uses it the same way. A class, so that readers written as structs with
+    /// Used by the compiled-model and model-cache decoder (entities, properties, fetch requests, predicates,
+    /// expressions, constants, superentity chains, user info) and by ``propertyListObject(at:)``; a reader of
+    /// another archived format (a mapping model, `.cdm`) should use it the same way. Relationships and their
+    /// inverses point at each other in every archive, so the decoder reads an inverse one step and never walks
+    /// that chain. A class, so that readers written as structs with
     /// non-mutating methods share one path.
     public final class Walk {
         /// The archive walked.

@@ -6,7 +6,8 @@
 /// other, and one object may be shared by many. So only the objects on the *current* path are kept (an object
 /// met again on another branch is fine), and every recursive reader enters an object before reading what it
 /// contains and leaves it afterwards. ``KeyedArchive/Walk`` does this for keyed archives (compiled models,
-/// model caches, Transformable values, mapping models); the binary property-list reader uses it directly.
+/// model caches, Transformable values, and any later reader such as one for mapping models); the binary
+/// property-list reader uses it directly.
 public struct ObjectPath: Sendable {
     /// How deep a walk may go: far beyond any model Xcode writes (a predicate of a hundred nested parts is
     /// already unusual), and shallow enough for the stack: the predicate formatter takes about 4 KiB a level in a
