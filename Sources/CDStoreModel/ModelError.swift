@@ -19,6 +19,10 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownVersion
         /// A value in the model cannot be understood (an unknown attribute type, a bad number).
         case invalidValue
+        /// A compiled model's or model cache's archive cannot be walked: an object contains itself (a predicate
+        /// among its own subpredicates, an entity its own superentity) or objects nest deeper than
+        /// ``ObjectPath/defaultDepthLimit``. momc never writes either; the file is damaged or hostile.
+        case damagedArchive
     }
 
     /// What kind of failure this is.

@@ -62,17 +62,24 @@ extension Parser {
     }
 
     /// Precedence climbing: folds operators of at least `minimumPrecedence` onto `lhs`.
+    ///
+    /// Each fold puts the tree built so far one level deeper, though the parser itself loops rather than
+    /// recurses: the folds count towards ``Parser/maxDepth`` until the chain ends, so that `a + 1 + 1 + …` cannot
+    /// build a tree deeper than the limit (the SQL compiler and the evaluator recurse over it; 2,000 terms
+    /// overflowed the stack of `cdstore count --where`).
     private mutating func climb(
         from lhs: ExpressionNode, minimumPrecedence: Int
     ) throws(CDPredicateError) -> ExpressionNode {
         var lhs = lhs
+        var folds = 0
+        defer { depth -= folds }
         while let op = binaryOperator(), op.precedence >= minimumPrecedence {
             let opToken = advance()
             try checkOperand(after: opToken)
             try enter()
+            folds += 1
             let first = try parseUnary()
             let rhs = try climb(from: first, minimumPrecedence: op.isRightAssociative ? op.precedence : op.precedence + 1)
-            depth -= 1
             lhs = op.combine(lhs, rhs)
         }
         return lhs
@@ -94,9 +101,13 @@ extension Parser {
         return try parsePostfix(parsePrimary())
     }
 
-    /// Applies `.key`, `.@op` and `[index]` suffixes.
+    /// Applies `.key`, `.@op` and `[index]` suffixes. An index, and a key applied to something other than a key
+    /// path, wrap the expression in a new node; like the folds of ``climb(from:minimumPrecedence:)`` they count
+    /// towards the nesting limit until the chain ends (`a[0][0][0]…` would otherwise nest without bound).
     mutating func parsePostfix(_ base: ExpressionNode) throws(CDPredicateError) -> ExpressionNode {
         var base = base
+        var wraps = 0
+        defer { depth -= wraps }
         while true {
             if current.isSymbol(".") {
                 advance()
@@ -109,8 +120,16 @@ extension Parser {
                                          column: current.column)
                 }
                 advance()
+                switch base {
+                case .evaluatedObject, .keyPath, .member: break
+                default:
+                    try enter()
+                    wraps += 1
+                }
                 base = .applying(PredicateKeyPath([component]), to: base)
             } else if current.isSymbol("[") {
+                try enter()
+                wraps += 1
                 let open = advance()
                 let index: PredicateIndex
                 switch current.keyword {

@@ -4,8 +4,18 @@ import Foundation
 /// conventions of cdstore's predicate printer (`PredicateFormatter`): functions as `count:(pages)`, strings in
 /// double quotes, booleans as 1/0, whole doubles without a fraction, `$VAR` for variables, compound predicates
 /// nested in another compound parenthesised.
+///
+/// Predicates and expressions nest, and a damaged archive can make one contain itself (found by
+/// fuzz-compiled-model: an NSCompoundPredicate among its own subpredicates); every step into an object goes
+/// through `walk`, which throws ``ObjectPathError`` for a cycle or absurd nesting.
 struct ArchivedPredicateFormatter {
     let archive: KeyedArchive
+    let walk: KeyedArchive.Walk
+
+    init(archive: KeyedArchive, walk: KeyedArchive.Walk? = nil) {
+        self.archive = archive
+        self.walk = walk ?? KeyedArchive.Walk(archive)
+    }
 
     struct Unsupported: Error, CustomStringConvertible {
         var description: String
@@ -19,6 +29,10 @@ struct ArchivedPredicateFormatter {
     }
 
     func predicate(at index: Int) throws -> String {
+        try walk.visit(index) { try predicateFields(at: index) }
+    }
+
+    private func predicateFields(at index: Int) throws -> String {
         let f = archive.fields(index)
         switch archive.className(index) ?? "" {
         case "NSTruePredicate": return "TRUEPREDICATE"
@@ -74,13 +88,17 @@ struct ArchivedPredicateFormatter {
     }
 
     func expression(at index: Int) throws -> String {
+        try walk.visit(index) { try expressionFields(at: index) }
+    }
+
+    private func expressionFields(at index: Int) throws -> String {
         let f = archive.fields(index)
         let cls = archive.className(index) ?? ""
         switch cls {
         case "NSSelfExpression": return "SELF"
         case "NSKeyPathSpecifierExpression": return archive.string(f["NSKeyPath"]) ?? ""
         case "NSVariableExpression": return "$" + (archive.string(f["NSVariable"]) ?? "")
-        case "NSConstantValueExpression": return constant(f["NSConstantValue"])
+        case "NSConstantValueExpression": return try constant(f["NSConstantValue"])
         case "NSAggregateExpression":
             let items = try (archive.array(f["NSCollection"]) ?? []).map { try expression($0) }
             return "{" + items.joined(separator: ", ") + "}"
@@ -109,8 +127,15 @@ struct ArchivedPredicateFormatter {
     }
 
     /// A constant as Foundation prints it inside a predicate.
-    func constant(_ value: PropertyListValue?) -> String {
+    func constant(_ value: PropertyListValue?) throws -> String {
         guard let resolved = archive.resolve(value) else { return "nil" }
+        if let index = archive.reference(value), case .dictionary = resolved {
+            return try walk.visit(index) { try constantText(value, resolved) }
+        }
+        return try constantText(value, resolved)
+    }
+
+    private func constantText(_ value: PropertyListValue?, _ resolved: PropertyListValue) throws -> String {
         switch resolved {
         case .string(let s): return quote(s)
         case .bool(let b): return b ? "1" : "0"
@@ -120,7 +145,7 @@ struct ArchivedPredicateFormatter {
             if case .string(let s)? = d["NS.string"] { return quote(s) }
             if let t = archive.double(d["NS.time"]) { return "CAST(" + String(format: "%.6f", t) + ", \"NSDate\")" }
             if let items = archive.array(value) {
-                return "{" + items.map { constant($0) }.joined(separator: ", ") + "}"
+                return "{" + (try items.map { try constant($0) }).joined(separator: ", ") + "}"
             }
             if let decimal = decimalText(d) { return decimal }
             return "nil"

@@ -75,7 +75,7 @@ extension CompiledModelDecoder.Decoder {
             relationship.deleteRule = deleteRule
             relationship.renamingIdentifier = renaming(f["NSRenamingIdentifier"], name: name)
             relationship.versionHashModifier = archive.string(f["NSVersionHashModifier"])
-            relationship.userInfo = archive.stringDictionary(f["NSUserInfo"])
+            relationship.userInfo = try userInfo(f["NSUserInfo"])
             entity.relationships.append(relationship)
         } else if chain.contains("NSAttributeDescription") {
             entity.attributes.append(try attribute(index, name: name, flags: flags, entity: entity.name))
@@ -88,7 +88,7 @@ extension CompiledModelDecoder.Decoder {
             }
             var property = FetchedProperty(name: name, fetchRequest: request)
             property.isOptional = flags.optional
-            property.userInfo = archive.stringDictionary(f["NSUserInfo"])
+            property.userInfo = try userInfo(f["NSUserInfo"])
             entity.fetchedProperties.append(property)
         } else {
             warnings.append("\(file): entity '\(entity.name)': skipped property '\(name)' of class "
@@ -112,7 +112,7 @@ extension CompiledModelDecoder.Decoder {
         a.valueTransformerName = archive.string(f["NSValueTransformerName"])
         a.renamingIdentifier = renaming(f["NSRenamingIdentifier"], name: name)
         a.versionHashModifier = archive.string(f["NSVersionHashModifier"])
-        a.userInfo = archive.stringDictionary(f["NSUserInfo"])
+        a.userInfo = try userInfo(f["NSUserInfo"])
         if type == .transformable { a.customClassName = archive.string(f["NSAttributeValueClassName"]) }
         let flagsKey = archive.int(f["NSFlagsKey"]) ?? 0
         a.allowsExternalBinaryDataStorage = flagsKey & 4 != 0
@@ -120,7 +120,7 @@ extension CompiledModelDecoder.Decoder {
         if flagsKey & 2 != 0 { setLimit(&a, min: true, value: f["NSMinValueName"]) }
         if flagsKey & 1 != 0 { setLimit(&a, min: false, value: f["NSMaxValueName"]) }
         for item in archive.array(f["NSValidationPredicates"]) ?? [] {
-            if let ref = archive.reference(item) { applyValidation(ref, to: &a, entity: entity) }
+            if let ref = archive.reference(item) { try applyValidation(ref, to: &a, entity: entity) }
         }
         if archive.classChain(index).contains("NSDerivedAttributeDescription") {
             do {
@@ -129,7 +129,7 @@ extension CompiledModelDecoder.Decoder {
                     warnings.append("\(file): entity '\(entity)', attribute '\(name)': filtering predicate "
                                     + "'\(filter)' is not kept by cdstore's model")
                 }
-            } catch {
+            } catch let error as ArchivedPredicateFormatter.Unsupported {
                 warnings.append("\(file): entity '\(entity)', attribute '\(name)': derivation expression not "
                                 + "decoded (\(error))")
                 a.derivationExpression = ""
@@ -169,7 +169,7 @@ extension CompiledModelDecoder.Decoder {
     }
 
     /// Maps a validation predicate to the attribute's limit fields where it has one of the forms momc writes.
-    mutating func applyValidation(_ index: Int, to a: inout Attribute, entity: String) {
+    mutating func applyValidation(_ index: Int, to a: inout Attribute, entity: String) throws {
         let f = archive.fields(index)
         guard archive.className(index) == "NSComparisonPredicate",
               let op = archive.reference(f["NSPredicateOperator"]),
@@ -179,7 +179,7 @@ extension CompiledModelDecoder.Decoder {
             return
         }
         let type = archive.int(archive.fields(op)["NSOperatorType"]) ?? -1
-        let leftText = (try? formatter.expression(at: left)) ?? ""
+        let leftText = try unlessUnsupported { try formatter.expression(at: left) } ?? ""
         let constant = archive.fields(right)["NSConstantValue"]
         switch (leftText, type) {
         case ("SELF", 6):
@@ -194,7 +194,7 @@ extension CompiledModelDecoder.Decoder {
             if a.type == .date { a.maxDateTimeInterval = dateValue(constant) ?? archive.double(constant) }
             else { a.maxValue = limitText(constant, type: a.type) }
         default:
-            let text = (try? formatter.predicate(at: index)) ?? "?"
+            let text = try unlessUnsupported { try formatter.predicate(at: index) } ?? "?"
             warnings.append("\(file): entity '\(entity)', attribute '\(a.name)': validation predicate '\(text)' "
                             + "has no place in cdstore's model; skipped")
         }

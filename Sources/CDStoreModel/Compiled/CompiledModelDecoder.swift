@@ -31,22 +31,42 @@ enum CompiledModelDecoder {
             throw ModelError(.unsupportedFormat, failure.description, file: file)
         }
         var decoder = Decoder(archive: archive, file: file)
-        return try decoder.decodeModel()
+        do {
+            return try decoder.decodeModel()
+        } catch let error as ObjectPathError {
+            throw ModelError(.damagedArchive, error.description, file: file)
+        }
     }
 
     struct Decoder {
         let archive: KeyedArchive
         let file: String
         var warnings: [String] = []
-        var formatter: ArchivedPredicateFormatter { ArchivedPredicateFormatter(archive: archive) }
+        /// The path of the decoder's walk through the archive: entity, property, then the predicates and
+        /// expressions below it (see ``KeyedArchive/Walk``).
+        let walk: KeyedArchive.Walk
+        var formatter: ArchivedPredicateFormatter { ArchivedPredicateFormatter(archive: archive, walk: walk) }
 
         init(archive: KeyedArchive, file: String) {
             self.archive = archive
             self.file = file
+            self.walk = KeyedArchive.Walk(archive)
         }
 
         func fail(_ message: String, entity: String? = nil, property: String? = nil) -> ModelError {
             ModelError(.invalidValue, message, file: file, entity: entity, property: property)
+        }
+
+        /// Runs `body` inside the object at `index`, turning a cycle or absurd nesting below it into a
+        /// ``ModelError/Code/damagedArchive`` error that names the entity and property being read.
+        func inside<T>(_ index: Int, entity: String? = nil, property: String? = nil, subject: String? = nil,
+                       _ body: () throws -> T) throws -> T {
+            do {
+                return try walk.visit(index, body)
+            } catch let error as ObjectPathError {
+                throw ModelError(.damagedArchive, (subject.map { $0 + ": " } ?? "") + error.description, file: file,
+                                 entity: entity, property: property)
+            }
         }
 
         mutating func decodeModel() throws -> Result {
@@ -68,6 +88,7 @@ enum CompiledModelDecoder {
             }
             var nameOfEntity: [Int: String] = [:]
             for (name, index) in entityIndexes { nameOfEntity[index] = name }
+            try checkSuperentityChains(entityIndexes)
 
             // Property names per entity in archive order (inherited included when the archive lists them).
             var archiveOrder: [String: [(String, PropertyListValue)]] = [:]
@@ -94,13 +115,19 @@ enum CompiledModelDecoder {
             var propertyOrder: [String: [String]] = [:]
             for (name, index) in entityIndexes {
                 let inherited = ancestorPropertyNames(name)
-                var entity = try decodeEntity(index, name: name, parent: parentOf[name], nameOfEntity: nameOfEntity)
+                var entity = try inside(index, entity: name) {
+                    try decodeEntity(index, name: name, parent: parentOf[name], nameOfEntity: nameOfEntity)
+                }
                 propertyOrder[name] = archiveOrder[name]?.map(\.0) ?? []
                 for (key, value) in archiveOrder[name] ?? [] {
                     guard let pIndex = archive.reference(value) else { continue }
                     let cls = archive.className(pIndex) ?? ""
                     if cls == "_NSPropertyDescriptionProxy" || inherited.contains(key) { continue }
-                    try decodeProperty(pIndex, key: key, into: &entity, nameOfEntity: nameOfEntity)
+                    try inside(index, entity: name) {
+                        try inside(pIndex, entity: name, property: key) {
+                            try decodeProperty(pIndex, key: key, into: &entity, nameOfEntity: nameOfEntity)
+                        }
+                    }
                 }
                 entity.attributes.sort { utf16Order($0.name, $1.name) }
                 entity.relationships.sort { utf16Order($0.name, $1.name) }
@@ -114,7 +141,9 @@ enum CompiledModelDecoder {
                 .sorted(by: utf16Order)
             for (key, value) in archive.dictionary(m["NSFetchRequestTemplates"]) ?? [] {
                 guard let index = archive.reference(value) else { continue }
-                model.fetchRequests.append(try fetchRequest(index, name: key, nameOfEntity: nameOfEntity))
+                model.fetchRequests.append(try inside(index, subject: "fetch request '\(key)'") {
+                    try fetchRequest(index, name: key, nameOfEntity: nameOfEntity)
+                })
             }
             model.fetchRequests.sort { utf16Order($0.name, $1.name) }
             for (key, value) in archive.dictionary(m["NSConfigurations"]) ?? [] {
@@ -141,7 +170,7 @@ enum CompiledModelDecoder {
             entity.className = className == "NSManagedObject" ? nil : className
             entity.renamingIdentifier = renaming(f["NSRenamingIdentifier"], name: name)
             entity.versionHashModifier = archive.string(f["NSVersionHashModifier"])
-            entity.userInfo = archive.stringDictionary(f["NSUserInfo"])
+            entity.userInfo = try userInfo(f["NSUserInfo"])
             for tuple in archive.array(f["NSUniqueTuples"]) ?? [] {
                 let names = (archive.array(tuple) ?? []).map { item -> String in
                     if let ref = archive.reference(item), archive.fields(ref)["NSPropertyName"] != nil {

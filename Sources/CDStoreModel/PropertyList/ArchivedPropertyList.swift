@@ -54,13 +54,17 @@ extension KeyedArchive {
     }
 
     /// The object at `index` of `$objects` (and everything it refers to) as property-list values; throws
-    /// ``UnsupportedContent`` as ``propertyListRoot()`` does.
+    /// ``UnsupportedContent`` as ``propertyListRoot()`` does, and for containers nested more than 512 deep (the
+    /// JSON reader's limit, so that any value cdstore archives from JSON reads back).
     package func propertyListObject(at index: Int) throws -> ArchivedPropertyList {
-        var visiting = Set<Int>()
-        return try archivedValue(.uid(index), visiting: &visiting)
+        do {
+            return try archivedValue(.uid(index), walk: Walk(self, depthLimit: 512))
+        } catch let error as ObjectPathError {
+            throw UnsupportedContent(description: error.description)
+        }
     }
 
-    private func archivedValue(_ value: PropertyListValue, visiting: inout Set<Int>) throws -> ArchivedPropertyList {
+    private func archivedValue(_ value: PropertyListValue, walk: Walk) throws -> ArchivedPropertyList {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -79,57 +83,58 @@ extension KeyedArchive {
             let object = objects[index]
             guard case .dictionary(let fields) = object else {
                 if case .uid = object { throw UnsupportedContent(description: "a reference to a reference") }
-                return try archivedValue(object, visiting: &visiting)
+                return try archivedValue(object, walk: walk)
             }
-            guard visiting.insert(index).inserted else {
-                throw UnsupportedContent(description: "the archive refers to itself (a cycle)")
-            }
-            defer { visiting.remove(index) }
-            let chain = classChain(index)
-            let name = chain.first ?? "an object without a class"
-            func items(_ key: String) throws -> [PropertyListValue] {
-                guard case .array(let list)? = fields[key] else {
-                    throw UnsupportedContent(description: "\(name) without \(key)")
-                }
-                return list
-            }
-            if chain.contains("NSDictionary") {
-                let keys = try items("NS.keys"), values = try items("NS.objects")
-                guard keys.count == values.count else {
-                    throw UnsupportedContent(description: "\(name) with \(keys.count) keys and \(values.count) values")
-                }
-                var entries: [(String, ArchivedPropertyList)] = []
-                entries.reserveCapacity(keys.count)
-                for (key, item) in zip(keys, values) {
-                    guard case .string(let text) = try archivedValue(key, visiting: &visiting) else {
-                        throw UnsupportedContent(description: "\(name) with a key that is not a string")
-                    }
-                    entries.append((text, try archivedValue(item, visiting: &visiting)))
-                }
-                return .dictionary(entries)
-            }
-            if chain.contains("NSArray") {
-                return .array(try items("NS.objects").map { try archivedValue($0, visiting: &visiting) })
-            }
-            if chain.contains("NSString") {
-                if case .string(let s)? = fields["NS.string"] { return .string(s) }
-                if case .data(let bytes)? = fields["NS.bytes"] { return .string(String(decoding: bytes, as: UTF8.self)) }
-                throw UnsupportedContent(description: "\(name) without NS.string")
-            }
-            if chain.contains("NSDate") {
-                switch fields["NS.time"] {
-                case .real(let d)?: return .date(d)
-                case .int(let n)?: return .date(Double(n))
-                default: throw UnsupportedContent(description: "\(name) without NS.time")
-                }
-            }
-            if chain.contains("NSData") {
-                if case .data(let bytes)? = fields["NS.data"] { return .data(bytes) }
-                throw UnsupportedContent(description: "\(name) without NS.data")
-            }
-            if chain.contains("NSNull") { return .null }
-            throw UnsupportedContent(description: "an archived \(name), not a property-list object")
+            return try walk.visit(index) { try archivedObject(index, fields, walk: walk) }
         }
+    }
+
+    private func archivedObject(_ index: Int, _ fields: [String: PropertyListValue],
+                                walk: Walk) throws -> ArchivedPropertyList {
+        let chain = classChain(index)
+        let name = chain.first ?? "an object without a class"
+        func items(_ key: String) throws -> [PropertyListValue] {
+            guard case .array(let list)? = fields[key] else {
+                throw UnsupportedContent(description: "\(name) without \(key)")
+            }
+            return list
+        }
+        if chain.contains("NSDictionary") {
+            let keys = try items("NS.keys"), values = try items("NS.objects")
+            guard keys.count == values.count else {
+                throw UnsupportedContent(description: "\(name) with \(keys.count) keys and \(values.count) values")
+            }
+            var entries: [(String, ArchivedPropertyList)] = []
+            entries.reserveCapacity(keys.count)
+            for (key, item) in zip(keys, values) {
+                guard case .string(let text) = try archivedValue(key, walk: walk) else {
+                    throw UnsupportedContent(description: "\(name) with a key that is not a string")
+                }
+                entries.append((text, try archivedValue(item, walk: walk)))
+            }
+            return .dictionary(entries)
+        }
+        if chain.contains("NSArray") {
+            return .array(try items("NS.objects").map { try archivedValue($0, walk: walk) })
+        }
+        if chain.contains("NSString") {
+            if case .string(let s)? = fields["NS.string"] { return .string(s) }
+            if case .data(let bytes)? = fields["NS.bytes"] { return .string(String(decoding: bytes, as: UTF8.self)) }
+            throw UnsupportedContent(description: "\(name) without NS.string")
+        }
+        if chain.contains("NSDate") {
+            switch fields["NS.time"] {
+            case .real(let d)?: return .date(d)
+            case .int(let n)?: return .date(Double(n))
+            default: throw UnsupportedContent(description: "\(name) without NS.time")
+            }
+        }
+        if chain.contains("NSData") {
+            if case .data(let bytes)? = fields["NS.data"] { return .data(bytes) }
+            throw UnsupportedContent(description: "\(name) without NS.data")
+        }
+        if chain.contains("NSNull") { return .null }
+        throw UnsupportedContent(description: "an archived \(name), not a property-list object")
     }
 }
 

@@ -34,7 +34,10 @@ package enum PropertyListReader {
         return try convert(object)
     }
 
-    static func convert(_ object: Any) throws -> PropertyListValue {
+    /// Foundation's objects as ``PropertyListValue``s; more than 512 nested containers are refused, as the binary
+    /// reader refuses them, rather than recursing on.
+    static func convert(_ object: Any, depth: Int = 0) throws -> PropertyListValue {
+        guard depth < 512 else { throw Failure(description: "property list nests more than 512 containers deep") }
         switch object {
         case let b as Bool where type(of: object) == Bool.self: return .bool(b)
         // Swift numbers by their exact type (`as? Int` would also match an NSNumber holding 2.0).
@@ -47,10 +50,10 @@ package enum PropertyListReader {
         case let s as String: return .string(s)
         case let d as Data: return .data([UInt8](d))
         case let d as Date: return .date(d.timeIntervalSinceReferenceDate)
-        case let a as [Any]: return .array(try a.map(convert))
+        case let a as [Any]: return .array(try a.map { try convert($0, depth: depth + 1) })
         case let d as [String: Any]:
             if d.count == 1, let uid = d["CF$UID"] as? NSNumber { return .uid(uid.intValue) }
-            return .dictionary(try d.mapValues(convert))
+            return .dictionary(try d.mapValues { try convert($0, depth: depth + 1) })
         case let n as NSNumber:
             let type = String(cString: n.objCType)
             if type == "d" || type == "f" { return .real(n.doubleValue) }
@@ -75,7 +78,9 @@ package enum PropertyListReader {
         let bytes: [UInt8]
         var offsetSize = 0, refSize = 0, objectCount = 0, offsetTable = 0
         var cache: [Int: PropertyListValue] = [:]
-        var depth = 0
+        /// The containers being read: a reference back to one of them is a cycle (Foundation's own reader
+        /// would loop); deeper than 512 is refused as the JSON reader refuses it.
+        var path = ObjectPath(depthLimit: 512)
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -116,9 +121,12 @@ package enum PropertyListReader {
         mutating func object(_ ref: Int) throws -> PropertyListValue {
             if let known = cache[ref] { return known }
             guard ref >= 0, ref < objectCount else { throw Failure(description: "object reference \(ref) out of range") }
-            depth += 1
-            defer { depth -= 1 }
-            guard depth < 512 else { throw Failure(description: "binary property list nests too deeply (a cycle?)") }
+            do {
+                try path.enter(ref) { "object #\($0)" }
+            } catch {
+                throw Failure(description: "binary property list: " + error.description)
+            }
+            defer { path.leave() }
             let offset = try int(at: offsetTable + ref * offsetSize, size: offsetSize)
             guard offset >= 8, offset < offsetTable else { throw Failure(description: "object offset out of range") }
             let value = try parseObject(at: offset)

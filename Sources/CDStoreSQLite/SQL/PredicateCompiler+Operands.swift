@@ -124,6 +124,12 @@ extension PredicateValue {
 extension PredicateCompiler {
     /// Compiles an expression into an operand.
     func operand(_ expression: ExpressionNode) throws -> Operand {
+        try nesting.enter(self)
+        defer { nesting.leave() }
+        return try operandNode(expression)
+    }
+
+    private func operandNode(_ expression: ExpressionNode) throws -> Operand {
         switch expression {
         case .constant(let value):
             if case .null = value { return Operand(sql: "NULL", arguments: [], kind: .null) }

@@ -34,6 +34,8 @@ struct PredicateCompiler {
     /// SUBQUERY variables: the element operand and its scope.
     var bindings: [String: Operand] = [:]
     var scopes: [String: Scope] = [:]
+    /// How deep compilation is in the predicate tree, shared by the copies made for subqueries.
+    let nesting = CompileNesting()
 
     init(model: ManagedObjectModel, layout: StoreLayout, entity: Entity, aliases: AliasGenerator = AliasGenerator()) {
         self.model = model
@@ -52,6 +54,12 @@ struct PredicateCompiler {
     }
 
     func compile(_ predicate: PredicateNode) throws -> SQLFragment {
+        try nesting.enter(self)
+        defer { nesting.leave() }
+        return try compileNode(predicate)
+    }
+
+    private func compileNode(_ predicate: PredicateNode) throws -> SQLFragment {
         switch predicate {
         case .constant(let value):
             return SQLFragment(value ? "1" : "0")
