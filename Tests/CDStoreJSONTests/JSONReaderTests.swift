@@ -21,7 +21,7 @@ struct JSONReaderTests {
         #expect(try JSONReader.parse("-0") == .integer(0))
         // One past either limit is no longer an integer; it becomes the nearest Double.
         #expect(try JSONReader.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
-        #expect(try JSONReader.parse("-9223372036854775809") == .double(-9_223_372_036_854_775_809))
+        #expect(try JSONReader.parse("-9223372036854775809") == .double(-9_223_372_036_854_775_808))
         #expect(try JSONReader.parse("123456789012345678901234567890") == .double(1.2345678901234568e29))
     }
 

@@ -88,7 +88,7 @@ import Testing
         let counts = try fixture.store.read { _ in try fixture.store.read { try $0.count("Employee") } }
         #expect(counts == 4)
         do {
-            try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", where: nil) } }
+            _ = try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", where: nil) } }
             Issue.record("wrote inside a read")
         } catch CDStoreError.Code.readOnly {
         }

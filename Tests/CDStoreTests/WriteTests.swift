@@ -122,7 +122,7 @@ import Testing
     @Test func writingInsideAReadIsRefused() throws {
         let fixture = try CompanyFixture()
         do {
-            try fixture.store.read { ctx in try ctx.insert("Employee", ["firstName": "Eve"]) }
+            _ = try fixture.store.read { ctx in try ctx.insert("Employee", ["firstName": "Eve"]) }
             Issue.record("the write should have been refused")
         } catch CDStoreError.Code.readOnly {
         }
