@@ -3,7 +3,9 @@
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
 #   make build     debug build
 #   make release   release build
-#   make test      set up, build and run every test, then each fuzz target over its saved corpus (what CI runs)
+#   make test      set up, build, fail on any compiler warning, run every test, then each fuzz target over its
+#                  saved corpus (what CI runs)
+#   make warnings  the compiler warnings the last debug build left in Sources/ and Tests/ (fails if there are any)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
@@ -24,7 +26,7 @@ BENCH_PACKAGES := sqlite3
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test demo install bench reliability fidelity lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test demo install bench reliability fidelity lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -40,9 +42,17 @@ build: setup
 
 release: setup
 	$(SWIFT) build -c release
+	@python3 Scripts/compiler-warnings.py .build/release
+
+# Reads the diagnostics files the compiler keeps per source file, so an incremental build that recompiled nothing
+# still shows every warning; no second build. WARNINGS_DIRS picks the builds (default: the debug one).
+WARNINGS_DIRS ?= .build/debug
+warnings:
+	@python3 Scripts/compiler-warnings.py $(WARNINGS_DIRS)
 
 test: setup
 	$(SWIFT) build --build-tests
+	@python3 Scripts/compiler-warnings.py .build/debug
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-ci
 
