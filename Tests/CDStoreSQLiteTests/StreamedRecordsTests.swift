@@ -171,8 +171,10 @@ struct StreamedRecordsTests {
         #expect(!store.canStreamRecords(ObjectFetchRequest(entity: "Shape")))
         #expect(store.canStreamRecords(ObjectFetchRequest(entity: "Circle")))
         #expect(!store.canStreamRecords(ObjectFetchRequest(entity: "Circle", includes: ["x"])))
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.writeRecords(ObjectFetchRequest(entity: "Shape"), style: RecordStyle(syntax: .json), to: MemorySink())
         }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description == "entity 'Shape': this request cannot be streamed (sub-entities or includes)")
     }
 }
