@@ -154,10 +154,15 @@ def main(build_dirs):
                 continue
             entries = json.load(open(file_map))
             sources = {os.path.realpath(key) for key in entries if key and os.path.realpath(key).startswith(OWN)}
-            for key, outputs in entries.items():
-                dia = outputs.get("diagnostics")
-                # A per-file .dia (debug builds), or the module's one (whole-module builds, key "").
-                owners = sources if key == "" else {os.path.realpath(key)} & sources
+            if not sources:
+                continue
+            # A .dia per file (debug builds); the module's own for a whole-module build (release) and for the
+            # job that emits the module's interface. Each is rewritten whenever the module compiles again.
+            module = os.path.join(build_dir, entry, entry[:-len(".build")])
+            files = [(outputs.get("diagnostics"), {os.path.realpath(key)} & sources)
+                     for key, outputs in entries.items() if key]
+            files += [(module + ".dia", sources), (module + ".emit-module.dia", sources)]
+            for dia, owners in files:
                 if not owners or not dia or not os.path.isfile(dia):
                     continue
                 checked += 1
