@@ -3,8 +3,10 @@
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
 #   make build     debug build
 #   make release   release build
-#   make test      set up, build and run every test, the browser tests of `serve`, the example package, an install
-#                  into a temporary prefix, then each fuzz target over its saved corpus (what CI runs)
+#   make test      set up, build, fail on any compiler warning, run every test, the browser tests of `serve`, the
+#                  example package, an install into a temporary prefix, then each fuzz target over its saved corpus
+#                  (what CI runs)
+#   make warnings  the compiler warnings the last debug build left in Sources/ and Tests/ (fails if there are any)
 #   make browser-test  `cdstore serve` in headless Chromium (Tests/Browser/browse_test.py)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
@@ -31,7 +33,7 @@ BENCH_PACKAGES := sqlite3 wrk
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release test browser-test demo readme-demo install install-check bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test browser-test demo readme-demo install install-check bench reliability fidelity api lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -47,12 +49,20 @@ build: setup
 
 release: setup
 	$(SWIFT) build -c release
+	@python3 Scripts/compiler-warnings.py .build/release
+
+# Reads the diagnostics files the compiler keeps per source file, so an incremental build that recompiled nothing
+# still shows every warning; no second build. WARNINGS_DIRS picks the builds (default: the debug one).
+WARNINGS_DIRS ?= .build/debug
+warnings:
+	@python3 Scripts/compiler-warnings.py $(WARNINGS_DIRS)
 
 # The example package and the install script are run too, so that a break in either cannot land unseen; the
 # install uses the debug binary the tests already built (no release build), the example its own scratch path.
 test: setup
 	@Scripts/public-api.sh --check 400
 	$(SWIFT) build --build-tests
+	@python3 Scripts/compiler-warnings.py .build/debug
 	$(SWIFT) test --skip-build
 	$(MAKE) browser-test
 	$(MAKE) example

@@ -46,7 +46,11 @@ extension CDStore {
     /// nothing and `body` may catch its error and go on. A `write` inside a `write` on the same thread is a
     /// savepoint of the outer one.
     ///
+    /// The result may be ignored: a write is made for its changes, and a one-line `body` returns whatever its
+    /// last call returns (an inserted object's ID, a delete's counts) whether or not the caller wants it.
+    ///
     /// Core Data equivalent: `NSManagedObjectContext.performAndWait(_:)` ending with `save()`.
+    @discardableResult
     public func write<T>(_ body: (Context) throws -> T) throws -> T {
         if let active = ActiveTransaction.current, active.owner == ObjectIdentifier(self), !active.writing {
             throw CDStoreError(.readOnly, "cannot write inside a read transaction: use write { ctx in … } outside it")

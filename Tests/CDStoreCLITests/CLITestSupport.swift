@@ -58,36 +58,6 @@ struct Sandbox {
     }
 }
 
-/// Compares `text` with `Tests/Snapshots/<name>`. With `CDSTORE_RECORD_SNAPSHOTS=1` in the environment the
-/// file is (re)written instead and the check passes. A missing file fails, with how to record it.
-func assertSnapshot(_ output: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    // Each run makes stores with new UUIDs; object IDs name them.
-    let text = Sandbox.anonymized(output)
-    let url = Corpus.packageRoot.appendingPathComponent("Tests/Snapshots").appendingPathComponent(name)
-    if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-        return
-    }
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-        Issue.record("no snapshot Tests/Snapshots/\(name); run with CDSTORE_RECORD_SNAPSHOTS=1 to record it",
-                     sourceLocation: sourceLocation)
-        return
-    }
-    let expected = String(decoding: data, as: UTF8.self)
-    if expected != text {
-        let expectedLines = expected.components(separatedBy: "\n"), actualLines = text.components(separatedBy: "\n")
-        let first = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(expectedLines.count, actualLines.count)
-        Issue.record("""
-            output differs from Tests/Snapshots/\(name) at line \(first + 1):
-              expected: \(first < expectedLines.count ? expectedLines[first] : "<end>")
-              actual:   \(first < actualLines.count ? actualLines[first] : "<end>")
-            (run with CDSTORE_RECORD_SNAPSHOTS=1 to accept the new output)
-            """, sourceLocation: sourceLocation)
-    }
-}
-
 /// Parses `output` (JSON, store UUIDs anonymized) and `expected` (JSON text) with cdstore's JSON reader and
 /// compares the whole values, keys in order; a fragment check would pass on output that merely holds the piece.
 func expectJSON(_ output: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -47,25 +47,25 @@ struct DiffCommandTests {
     @Test("Added, removed and changed objects: the summary table, ndjson and json records, and exit status 1")
     func differences() throws {
         let (folder, a, b) = try Self.stores()
-        try assertSnapshot(try Self.transcript([
+        try assertSnapshot(Sandbox.anonymized(try Self.transcript([
             [a, b],
             [a, b, "--format", "ndjson"],
             [a, b, "--format", "json", "--entity", "Company,Badge"],
             [a, b, "--format", "csv"],
             [b, a, "--format", "ndjson", "--entity", "Manager"],
-        ], in: folder), named: "diff-differences.txt")
+        ], in: folder)), named: "diff-differences.txt")
     }
 
     @Test("--key, --ignore, --tolerance, --entity and --where narrow what is compared; the same objects exit 0")
     func narrowing() throws {
         let (folder, a, b) = try Self.stores()
-        try assertSnapshot(try Self.transcript([
+        try assertSnapshot(Sandbox.anonymized(try Self.transcript([
             [a, b, "--entity", "Employee", "--ignore", "salary", "--tolerance", "0.001", "--format", "ndjson"],
             [a, b, "--entity", "Employee", "--where", "salary < %@", "--arg", "70000", "--ignore", "Employee.rating,department"],
             [a, b, "--entity", "Employee", "--key", "Employee=lastName,firstName", "--ignore", "employeeNumber,salary,rating,department",
              "--format", "ndjson"],
             [a, a],
-        ], in: folder), named: "diff-narrowing.txt")
+        ], in: folder)), named: "diff-narrowing.txt")
     }
 
     @Test("A store against its own export (graph document or NDJSON) has no differences; exports read with a model")
@@ -108,10 +108,10 @@ struct DiffCommandTests {
             """#])
         try FileManager.default.copyItem(atPath: a, toPath: b)
         try Self.expectSuccess(["migrate", "--store", b, "--model", Self.staff, "--model-version", "Staff 2", "--no-backup"])
-        try assertSnapshot(try Self.transcript([
+        try assertSnapshot(Sandbox.anonymized(try Self.transcript([
             [a, b, "--model", Self.staff, "--key", "Person=fullName"],
             [a, b, "--model", Self.staff, "--key", "Person=fullName", "--format", "ndjson", "--entity", "Person"],
-        ], in: folder), named: "diff-migrated.txt")
+        ], in: folder)), named: "diff-migrated.txt")
     }
 
     @Test("Errors: 2 for what cannot be compared (as diff(1) reports trouble), 3 and 4 as for every command")
@@ -122,7 +122,7 @@ struct DiffCommandTests {
         let other = folder.appendingPathComponent("other.sqlite").path
         try Self.expectSuccess(["insert", "Person", "--store", other, "--model", Corpus.schemas.appendingPathComponent("People.json").path,
                                 "--json", #"{"id": 1, "name": "X", "age": 20, "salary": 1, "active": true, "joined": "2020-01-01"}"#])
-        try assertSnapshot(try Self.transcript([
+        try assertSnapshot(Sandbox.anonymized(try Self.transcript([
             [a],
             [a, b, "--where", "salary > 1"],
             [a, b, "--entity", "Employe"],
@@ -134,6 +134,6 @@ struct DiffCommandTests {
             [a, export],
             [export, folder.appendingPathComponent("missing.json").path],
             [a, other, "--model-b", Self.company],
-        ], in: folder), named: "diff-errors.txt")
+        ], in: folder)), named: "diff-errors.txt")
     }
 }

@@ -99,9 +99,9 @@ struct ExactValuesTests {
         // Binary: every byte value, none, bytes that are not UTF-8.
         binary(Array(0...255)), binary([]), binary([0]), binary([0xFF, 0xFE, 0xC0, 0x80]),
         // Double: zeros, subnormals, limits, infinities. SQLite keeps -0.0 in a REAL column as 0 (Core Data too).
-        real("dbl", "0", 0), real("dbl", "-0.0", 0, printed: "0"), real("dbl", "5e-324", 5e-324),
-        real("dbl", "-5e-324", -5e-324), real("dbl", "2.2250738585072014e-308", 2.2250738585072014e-308),
-        real("dbl", "2.225073858507201e-308", 2.225073858507201e-308),
+        real("dbl", "0", 0), real("dbl", "-0.0", 0, printed: "0"), real("dbl", "5e-324", .leastNonzeroMagnitude),
+        real("dbl", "-5e-324", -.leastNonzeroMagnitude), real("dbl", "2.2250738585072014e-308", 2.2250738585072014e-308),
+        real("dbl", "2.225073858507201e-308", Double(bitPattern: 0x000F_FFFF_FFFF_FFFF)),  // the largest subnormal
         real("dbl", "1.7976931348623157e+308", 1.7976931348623157e308),
         real("dbl", "-1.7976931348623157e+308", -1.7976931348623157e308),
         real("dbl", "0.1", 0.1), real("dbl", "0.30000000000000004", 0.30000000000000004),

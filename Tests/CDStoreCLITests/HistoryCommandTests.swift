@@ -32,13 +32,13 @@ struct HistoryCommandTests {
     @Test(arguments: formats)
     func transactionsInEveryFormat(format: String) throws {
         let store = try Self.fixture().store
-        try assertSnapshot(try Self.history([store, "--format", format]), named: "history-transactions.\(format)")
+        try assertSnapshot(Sandbox.anonymized(try Self.history([store, "--format", format])), named: "history-transactions.\(format)")
     }
 
     @Test(arguments: formats)
     func changesInEveryFormat(format: String) throws {
         let store = try Self.fixture().store
-        try assertSnapshot(try Self.history([store, "--changes", "--format", format]), named: "history-changes.\(format)")
+        try assertSnapshot(Sandbox.anonymized(try Self.history([store, "--changes", "--format", format])), named: "history-changes.\(format)")
     }
 
     @Test func corpusSwiftDataStore() throws {

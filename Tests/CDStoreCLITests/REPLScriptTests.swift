@@ -44,7 +44,7 @@ struct REPLScriptTests {
             .exit
             count Item
             """
-        try assertSnapshot(Self.transcript(try Self.repl(box, script), box), named: "repl-dot-commands.txt")
+        try assertSnapshot(Sandbox.anonymized(Self.transcript(try Self.repl(box, script), box)), named: "repl-dot-commands.txt")
     }
 
     /// `.mode` and `.format line`: a table's records expanded, whole values; piped in, `auto` (the default) keeps
@@ -86,9 +86,9 @@ struct REPLScriptTests {
             count Item
             count Item --where 'i16 > 0
             """
-        try assertSnapshot(Self.transcript(try Self.repl(box, script), box), named: "repl-errors.txt")
+        try assertSnapshot(Sandbox.anonymized(Self.transcript(try Self.repl(box, script), box)), named: "repl-errors.txt")
         let bail = try Self.repl(box, script, ["--bail"])
-        try assertSnapshot(Self.transcript(bail, box), named: "repl-bail.txt")
+        try assertSnapshot(Sandbox.anonymized(Self.transcript(bail, box)), named: "repl-bail.txt")
     }
 
     @Test func aScriptWithoutFailuresExitsZero() throws {
@@ -111,7 +111,7 @@ struct REPLScriptTests {
             """)
         try box.write("self.txt", ".read \(box.path("self.txt"))\n")
         let script = ".read \(box.path("outer.txt"))\ncount Item\n.read \(box.path("self.txt"))\n"
-        try assertSnapshot(Self.transcript(try Self.repl(box, script), box), named: "repl-read.txt")
+        try assertSnapshot(Sandbox.anonymized(Self.transcript(try Self.repl(box, script), box)), named: "repl-read.txt")
     }
 
     @Test func outputGoesToAFileUntilStdout() throws {

@@ -27,8 +27,10 @@ struct REPLTests {
     }
 
     @Test func anUnterminatedQuoteOrGroupIsAnError() {
-        #expect(throws: CommandLineSplitter.UnterminatedQuote.self) { try CommandLineSplitter.split("count 'Item") }
-        #expect(throws: CommandLineSplitter.UnclosedGroup.self) { try CommandLineSplitter.split("count I --where (a") }
+        let quote = #expect(throws: CommandLineSplitter.UnterminatedQuote.self) { try CommandLineSplitter.split("count 'Item") }
+        #expect(quote?.description == "unterminated ' quote")
+        let group = #expect(throws: CommandLineSplitter.UnclosedGroup.self) { try CommandLineSplitter.split("count I --where (a") }
+        #expect(group?.description == "unclosed (")
     }
 
     /// Lines typed, and the statements they make: a statement goes on while a quote or a group is open.

@@ -203,7 +203,8 @@ struct StreamingReaderTests {
         #expect(try RecordInput.records(from: "[]", format: .json).isEmpty)
         #expect(try RecordInput.records(from: "", format: .ndjson).isEmpty)
         #expect(try RecordInput.records(from: "", format: .csv).isEmpty)
-        #expect(throws: RecordInput.InputError.self) { try RecordInput.records(from: "{} {}", format: .json) }
+        let error = #expect(throws: RecordInput.InputError.self) { try RecordInput.records(from: "{} {}", format: .json) }
+        #expect(error?.description == "malformed JSON at line 1, column 4: unexpected text after the JSON value")
     }
 
     @Test func streamReadsFilesAndKnowsTheirSize() throws {
@@ -213,7 +214,8 @@ struct StreamingReaderTests {
         #expect(source.position == InputPosition(bytesRead: 0, totalBytes: 18))
         #expect(try source.next()?.fields[0].1 == .integer(1))
         #expect(source.position.bytesRead == 9)
-        #expect(throws: ByteStream.ReadError.self) { try ByteStream(path: box.path("missing.csv")) }
+        let error = #expect(throws: ByteStream.ReadError.self) { try ByteStream(path: box.path("missing.csv")) }
+        #expect(error?.description == "cannot read \(box.path("missing.csv")): No such file or directory")
     }
 }
 

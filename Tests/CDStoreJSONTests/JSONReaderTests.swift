@@ -21,7 +21,7 @@ struct JSONReaderTests {
         #expect(try JSONReader.parse("-0") == .integer(0))
         // One past either limit is no longer an integer; it becomes the nearest Double.
         #expect(try JSONReader.parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
-        #expect(try JSONReader.parse("-9223372036854775809") == .double(-9_223_372_036_854_775_809))
+        #expect(try JSONReader.parse("-9223372036854775809") == .double(-9_223_372_036_854_775_808))
         #expect(try JSONReader.parse("123456789012345678901234567890") == .double(1.2345678901234568e29))
     }
 
@@ -93,7 +93,8 @@ struct JSONReaderTests {
             try JSONReader.parse(tooDeep)
         }
         let objects = String(repeating: #"{"a":"#, count: 100_000)
-        #expect(throws: JSONSyntaxError.self) { try JSONReader.parse(objects) }
+        let error = #expect(throws: JSONSyntaxError.self) { try JSONReader.parse(objects) }
+        #expect(error == JSONSyntaxError(message: "nested too deeply", line: 1, column: 2562))
     }
 
     @Test(

@@ -91,7 +91,8 @@ struct ValueSizeLimitTests {
         let stream = ByteStream(big, chunkSize: 4096)
         stream.maximumValueSize = 64 * 1024
         var reader = JSONReader(stream)
-        #expect(throws: ByteStream.ReadError.self) { _ = try reader.readValue() }
+        let error = #expect(throws: ByteStream.ReadError.self) { _ = try reader.readValue() }
+        #expect(error?.description == "memory: a single value (record or line) from byte 0 on is larger than 64 KiB, the most cdstore reads in one piece")
         #expect(stream.highWaterMark <= 2 * 64 * 1024 + 4096)
         do {
             let again = ByteStream(big, chunkSize: 4096)

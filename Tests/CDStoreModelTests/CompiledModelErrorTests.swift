@@ -28,11 +28,13 @@ import Testing
         let error = try #require(throws: ModelError.self) {
             try CompiledModelLoader.decode(plist, file: URL(fileURLWithPath: "/tmp/VersionInfo.mom"))
         }
+        #expect(error.code == .unsupportedFormat)
         #expect(error.description == "/tmp/VersionInfo.mom: not a keyed archive (no $archiver = NSKeyedArchiver)")
         let text = try #require(throws: ModelError.self) {
             try CompiledModelLoader.decode(Data("hello".utf8), file: URL(fileURLWithPath: "/tmp/x.mom"))
         }
-        #expect(text.description.hasPrefix("/tmp/x.mom: "))
+        #expect(text.code == .unsupportedFormat)
+        #expect(text.description == "/tmp/x.mom: not a keyed archive (no dictionary at the top)")
     }
 
     @Test func archiveOfSomethingElse() throws {
@@ -54,6 +56,7 @@ import Testing
         let error = try #require(throws: ModelError.self) {
             try CompiledModelLoader.decode(Data(xml.utf8), file: URL(fileURLWithPath: "/tmp/dict.mom"))
         }
+        #expect(error.code == .unsupportedFormat)
         #expect(error.description == "/tmp/dict.mom: the keyed archive holds a NSDictionary, not an NSManagedObjectModel")
     }
 
@@ -62,16 +65,21 @@ import Testing
             let error = try #require(throws: ModelError.self) {
                 try ModelCacheDecoder.decode(bytes, file: URL(fileURLWithPath: "/tmp/Store.sqlite"))
             }
-            // zlib's own words follow ("empty input", "invalid block type", …).
+            #expect(error.code == .unsupportedFormat)
+            // zlib's own words follow ("empty input", "invalid block type", …): they are zlib's, not pinned here.
             #expect(error.description.hasPrefix("/tmp/Store.sqlite: the cached model (Z_MODELCACHE) is not raw DEFLATE data: "))
             #expect(error.file == "/tmp/Store.sqlite")
         }
         // A raw-deflate stream that stops early: a stored block header promising more bytes than follow.
         let truncated = Data([0x01, 0x10, 0x00, 0xEF, 0xFF, 0x41, 0x42])
-        #expect(throws: ModelError.self) { try ModelCacheDecoder.decode(truncated) }
+        let early = #expect(throws: ModelError.self) { try ModelCacheDecoder.decode(truncated) }
+        #expect(early?.code == .unsupportedFormat)
+        #expect(early?.description
+                == "Z_MODELCACHE: the cached model (Z_MODELCACHE) is not raw DEFLATE data: the compressed data ends early (truncated)")
         // A complete stored block holding a non-archive.
         let stored = Data([0x01, 0x05, 0x00, 0xFA, 0xFF] + Array("hello".utf8))
         let error = try #require(throws: ModelError.self) { try ModelCacheDecoder.decode(stored) }
+        #expect(error.code == .unsupportedFormat)
         #expect(error.description == "Z_MODELCACHE: not a keyed archive (no dictionary at the top)")
     }
 
@@ -90,6 +98,7 @@ import Testing
         #expect(try ModelLoader.load(folder.path, version: "B").versionName == "B")
         #expect(try ModelLoader.load(folder.path, version: "A.mom").versionName == "A")
         let unknown = try #require(throws: ModelError.self) { try ModelLoader.load(folder.path, version: "C") }
+        #expect(unknown.code == .unknownVersion)
         #expect(unknown.description == "\(folder.path): no version 'C' in this compiled model; versions: A, B")
     }
 
@@ -97,6 +106,7 @@ import Testing
         let folder = try temporaryDirectory().appendingPathComponent("Empty.momd")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let error = try #require(throws: ModelError.self) { try ModelLoader.load(folder.path) }
+        #expect(error.code == .unsupportedFormat)
         #expect(error.description == "\(folder.path): the .momd holds no .mom file")
         // A bare .mom loads through ModelLoader, whatever its extension says, as long as it is a binary plist.
         let mom = Self.swiftGen.appendingPathComponent("Model.mom")

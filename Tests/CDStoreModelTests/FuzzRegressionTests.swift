@@ -63,13 +63,15 @@ struct ArchiveFuzzRegressionTests {
     /// A UID of 2^64 - 1 trapped converting to `Int` (fuzz-plist).
     @Test func aUIDTooLargeForIntIsAnError() {
         let bytes = bplist(object: [0x87] + Array(repeating: 0xFF, count: 8), offsetTable: [8], offsetSize: 1)
-        #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(bytes) }
+        let error = #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(bytes) }
+        #expect(error?.description == "binary property list has an offset or reference out of range")
     }
 
     /// The same for an 8-byte entry in the offset table.
     @Test func anOffsetTooLargeForIntIsAnError() {
         let bytes = bplist(object: [0x08], offsetTable: Array(repeating: 0xFF, count: 8), offsetSize: 8)
-        #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(bytes) }
+        let error = #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(bytes) }
+        #expect(error?.description == "binary property list has an offset or reference out of range")
     }
 
     func archive() throws -> KeyedArchive {
@@ -123,6 +125,7 @@ struct CompiledModelFuzzRegressionTests {
             try CompiledModelLoader.decode(Data(bytes), file: URL(fileURLWithPath: "/fuzz/Model.mom"))
         }
         #expect(error.code == .unsupportedFormat)
-        #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(Array("bplist01".utf8) + [0, 0]) }
+        let other = #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(Array("bplist01".utf8) + [0, 0]) }
+        #expect(other?.description == "binary property list of an unsupported version (expected bplist00)")
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import CDStoreModel
 
 /// Issue 17: `model diagram` as Mermaid and DOT text; the whole text of each Schemas/ model is pinned in
-/// Tests/Snapshots/diagram/ (re-record with CDSTORE_RECORD_SNAPSHOTS=1).
+/// Tests/Snapshots/diagram/ (re-record with CDSTORE_RECORD_SNAPSHOTS=1; see `Snapshot`).
 @Suite("Model diagrams: Mermaid and DOT")
 struct ModelDiagramTests {
     static let schemas = ["Company.json", "People.json", "Library.xcdatamodeld", "Organization.xcdatamodeld", "Staff.xcdatamodeld"]
@@ -13,28 +13,16 @@ struct ModelDiagramTests {
         try ModelLoader.load(Corpus.schemas.appendingPathComponent(name).path).model
     }
 
-    /// Compares `text` with `Tests/Snapshots/diagram/<name>`, or writes it when recording.
-    static func expectSnapshot(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = Corpus.packageRoot.appendingPathComponent("Tests/Snapshots/diagram").appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
-            try Data(text.utf8).write(to: url)
-            return
-        }
-        let expected = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
-        #expect(expected == text, "differs from Tests/Snapshots/diagram/\(name) (CDSTORE_RECORD_SNAPSHOTS=1 records it):\n\(text)",
-                sourceLocation: sourceLocation)
-    }
-
     @Test(arguments: schemas)
     func mermaid(schema: String) throws {
         let name = schema.split(separator: ".").first!
-        try Self.expectSnapshot(try ModelDiagram(try Self.load(schema)).mermaid(), "\(name).mmd")
+        try assertSnapshot(try ModelDiagram(try Self.load(schema)).mermaid(), named: "diagram/\(name).mmd")
     }
 
     @Test(arguments: schemas)
     func dot(schema: String) throws {
         let name = schema.split(separator: ".").first!
-        try Self.expectSnapshot(try ModelDiagram(try Self.load(schema)).dot(), "\(name).dot")
+        try assertSnapshot(try ModelDiagram(try Self.load(schema)).dot(), named: "diagram/\(name).dot")
     }
 
     @Test("Each inverse pair is one line; a relationship without an inverse is a line of its own")
@@ -59,7 +47,9 @@ struct ModelDiagramTests {
                 Employee ||--o| Badge : "badge (cascade) / employee"
 
             """))
-        #expect(throws: ModelError.self) { try ModelDiagram(model, around: "Nope") }
+        let error = #expect(throws: ModelError.self) { try ModelDiagram(model, around: "Nope") }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.description == "entity 'Nope': no entity 'Nope' in the model")
     }
 
     @Test("Every corpus model draws every entity in both formats", .enabled(if: Corpus.isAvailable, "../shared/corpus is not here"))

@@ -91,7 +91,9 @@ struct ModelFileWriterTests {
 
         let file = folder.appendingPathComponent("File.xcdatamodeld")
         try Data().write(to: file)
-        #expect(throws: ModelError.self) { try ModelFileWriter.write(versions, to: file.path) }
+        let error = #expect(throws: ModelError.self) { try ModelFileWriter.write(versions, to: file.path) }
+        #expect(error?.code == .unsupportedFormat)
+        #expect(error?.description == "\(file.path): a file is in the way (an Xcode model is a folder)")
     }
 
     @Test("The output's extension picks the form", arguments: [

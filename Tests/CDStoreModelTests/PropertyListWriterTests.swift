@@ -124,9 +124,10 @@ import Testing
     }
 
     @Test func refusesNull() {
-        #expect(throws: BinaryPropertyListWriter.Failure.self) {
+        let error = #expect(throws: BinaryPropertyListWriter.Failure.self) {
             try BinaryPropertyListWriter.write(.array([.null]))
         }
+        #expect(error?.description == "a property list cannot hold null")
     }
 
     /// Repeated calls in one process agree (``bytesAreFixed()`` is the check across processes).

@@ -101,7 +101,7 @@ struct XcodeModelWriterTests {
     @Test("A small model's XML equals the golden file, and reads back as the same model")
     func golden() throws {
         let xml = String(decoding: XcodeModelWriter.contents(of: Self.smallModel()), as: UTF8.self)
-        try expectGolden(xml, named: "xcode-model-small.contents")
+        try assertSnapshot(xml, named: "xcode-model-small.contents")
         let reread = try XcodeModelReader.read(Data(xml.utf8), file: URL(fileURLWithPath: "/small/contents"))
         var expected = Self.smallModel()
         expected.fileSettings = Self.newModelSettings
@@ -221,19 +221,4 @@ struct XcodeModelWriterTests {
             #expect(written == expected, "\(version.path)")
         }
     }
-}
-
-/// Compares `text` with `Tests/Snapshots/<name>`; with `CDSTORE_RECORD_SNAPSHOTS=1` the file is written instead.
-func expectGolden(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let url = Corpus.packageRoot.appendingPathComponent("Tests/Snapshots").appendingPathComponent(name)
-    if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
-        try Data(text.utf8).write(to: url)
-        return
-    }
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-        Issue.record("no snapshot Tests/Snapshots/\(name); run with CDSTORE_RECORD_SNAPSHOTS=1 to record it",
-                     sourceLocation: sourceLocation)
-        return
-    }
-    #expect(text == String(decoding: data, as: UTF8.self), sourceLocation: sourceLocation)
 }

@@ -75,13 +75,21 @@ let errorCases: [(String, String, CDPredicateError.Code)] = [
 
     @Test func deepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "(", count: 2000) + "a == 1" + String(repeating: ")", count: 2000)
-        #expect(throws: CDPredicateError.self) { try PredicateParser.parse(deep) }
+        let deepError = #expect(throws: CDPredicateError.self) { try PredicateParser.parse(deep) }
+        #expect(deepError?.code == .tooDeep)
+        #expect(deepError?.message == "predicate nested too deeply (limit 500)")
         let notChain = String(repeating: "NOT ", count: 2000) + "a == 1"
-        #expect(throws: CDPredicateError.self) { try PredicateParser.parse(notChain) }
+        let notChainError = #expect(throws: CDPredicateError.self) { try PredicateParser.parse(notChain) }
+        #expect(notChainError?.code == .tooDeep)
+        #expect(notChainError?.message == "predicate nested too deeply (limit 500)")
         let minus = "a == " + String(repeating: "-", count: 2000) + "1"
-        #expect(throws: CDPredicateError.self) { try PredicateParser.parse(minus) }
+        let minusError = #expect(throws: CDPredicateError.self) { try PredicateParser.parse(minus) }
+        #expect(minusError?.code == .tooDeep)
+        #expect(minusError?.message == "predicate nested too deeply (limit 500)")
         let power = "a == " + Array(repeating: "2", count: 2000).joined(separator: " ** ")
-        #expect(throws: CDPredicateError.self) { try PredicateParser.parse(power) }
+        let powerError = #expect(throws: CDPredicateError.self) { try PredicateParser.parse(power) }
+        #expect(powerError?.code == .tooDeep)
+        #expect(powerError?.message == "predicate nested too deeply (limit 500)")
         do {
             _ = try PredicateParser.parse(deep)
         } catch {

@@ -82,7 +82,9 @@ typealias SM = PredicateStringMatching
         #expect(try !SM.matches("ABC", regex: "abc"))
         #expect(try SM.matches("café", regex: "cafe", options: .diacriticInsensitive))
         #expect(try SM.matches("ÇA", regex: "ca", options: [.caseInsensitive, .diacriticInsensitive]))
-        #expect(throws: CDPredicateError.self) { try SM.matches("x", regex: "[") }
+        #expect(throws: CDPredicateError(.invalidRegularExpression, "invalid regular expression \"[\" in MATCHES")) {
+            try SM.matches("x", regex: "[")
+        }
     }
 
     @Test func optionLetters() {

@@ -32,6 +32,8 @@ struct DefaultValuesTests {
     }
 
     @Test func anIntegerDefaultOutOfRangeIsStillAnError() {
-        #expect(throws: StoreError.self) { try stored(.integer16, "70000") }
+        let error = #expect(throws: StoreError.self) { try stored(.integer16, "70000") }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description == "the model's default value '70000' is out of range for Integer 16")
     }
 }

@@ -50,7 +50,10 @@ import Testing
         #expect(try AttributeCoding.objectValue(external, for: attribute, externalData: location) == .data(contents))
         // Without the store's location the reference cannot be followed: the raw column comes back.
         #expect(AttributeCoding.objectValue(external, for: attribute) == .data(Self.externalReference(name)))
-        #expect(throws: StoreError.self) { try AttributeCoding.objectValue(external, for: attribute, externalData: nil) }
+        let noFolder = #expect(throws: StoreError.self) { try AttributeCoding.objectValue(external, for: attribute, externalData: nil) }
+        #expect(noFolder?.code == .cannotOpen)
+        #expect(noFolder?.description == "value is kept in external data file '0B2E6C4A-52B8-4F5C-9F1E-3C8A4E1D7F20', "
+                + "but the store's _EXTERNAL_DATA directory is not known")
 
         // Other bytes stay as they are; NULL is nil.
         let other = Data([0x07, 0x08]).databaseValue
@@ -76,9 +79,11 @@ import Testing
         let (store, _, _) = try Self.makeStore()
         let location = ExternalDataLocation(storeFile: store)
         for name in ["../Photos.sqlite", "..", "a/b"] {
-            #expect(throws: StoreError.self) {
+            let error = #expect(throws: StoreError.self) {
                 try AttributeCoding.objectValue(Self.externalReference(name).databaseValue, for: Self.attribute, externalData: location)
             }
+            #expect(error?.code == .cannotOpen, "\(name)")
+            #expect(error?.description == "external data reference '\(name)' is not a file name")
         }
     }
 
@@ -107,6 +112,8 @@ import Testing
         let stored = try AttributeCoding.storedValue(.string(Data([1, 2, 3]).base64EncodedString()), for: attribute)
         #expect(throws: Never.self) { try validation.validate(stored, for: attribute) }
         let tooLong = try AttributeCoding.storedValue(.string(Data([1, 2, 3, 4]).base64EncodedString()), for: attribute)
-        #expect(throws: StoreError.self) { try validation.validate(tooLong, for: attribute) }
+        let error = #expect(throws: StoreError.self) { try validation.validate(tooLong, for: attribute) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description == "4 bytes is longer than the maximum length 3")
     }
 }

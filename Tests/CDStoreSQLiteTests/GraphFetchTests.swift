@@ -90,7 +90,7 @@ struct GraphFetchTests {
     func noPerObjectQueries() throws {
         let store = try Self.bigStore()
         let counter = StatementCounter()
-        try store.database.inDatabase { db in db.trace { counter.add("\($0)") } }
+        store.database.inDatabase { db in db.trace { counter.add("\($0)") } }
         func queries(_ request: ObjectFetchRequest) throws -> (Int, [FetchedObject]) {
             counter.reset()
             let objects = try store.fetch(request)

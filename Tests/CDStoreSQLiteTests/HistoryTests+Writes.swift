@@ -114,7 +114,9 @@ extension HistoryTests {
     @Test func failedWritesAddNothing() throws {
         let store = try Self.fixtureStore()
         let before = try store.rows("SELECT * FROM Z_PRIMARYKEY")
-        #expect(throws: StoreError.self) { try store.insertJSON("Book", #"{"title": "A", "pages": "many"}"#) }
+        let error = #expect(throws: StoreError.self) { try store.insertJSON("Book", #"{"title": "A", "pages": "many"}"#) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description == "record 1: entity 'Book', attribute 'pages': expected a whole number, got 'many'")
         #expect(try store.historyTransactions(HistoryQuery(since: .token(5))) == [])
         #expect(try store.rows("SELECT * FROM Z_PRIMARYKEY") == before)
         // The next write still records (the recorder's state was rolled back with the failed transaction).

@@ -160,10 +160,11 @@ struct ModelCacheWriteTests {
     @Test func aFailedMigrationLeavesTheCacheAsItWas() throws {
         let path = try StaffFixture.makeVersion1Store()
         let before = try Self.cacheContent(path)
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: StoreError.self) {
             try Store.migrate(at: path, to: try StaffFixture.version("Staff 2"),
                               options: .init(backup: false, failAfterStatements: 3))
         }
+        #expect(error?.code == .sqlite, "\(String(describing: error))")
         #expect(try Self.cacheContent(path) == before)
         #expect(try Store.open(at: path, model: nil).modelSource == .coreDataCache)
     }

@@ -108,7 +108,8 @@ struct StoreCreationTests {
         var other = model
         other.entities[0].attributes.append(Attribute(name: "extra", type: .string, isOptional: true))
         // With migration off (--no-migrate); by default the store would be migrated (see MigrationTests).
-        #expect(throws: StoreError.self) { try Store.open(at: store.path, model: other, options: .init(migrate: false)) }
+        let mismatch = #expect(throws: StoreError.self) { try Store.open(at: store.path, model: other, options: .init(migrate: false)) }
+        #expect(mismatch?.code == .modelMismatch)
         do {
             _ = try Store.open(at: store.path, model: other, options: .init(migrate: false))
         } catch let error as StoreError {

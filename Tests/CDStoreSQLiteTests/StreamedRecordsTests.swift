@@ -44,7 +44,7 @@ struct StreamedRecordsTests {
             ("Shape", #"[{"_entity":"Circle","label":"unit","radius":1},{"_entity":"Square","label":"big, \"box\"","side":1e6}]"#),
         ])
         let texts = ["a\r\nb", ",\u{301}x", "\"\u{301}", " lead", "trail ", "tab\t\u{1}\u{1F}", "é,", "x\\y", "A\u{2028}B"]
-        let reals: [Double] = [-0.0, 1e15, 123456789012345.5, 1e300, -1e-300, 2.5, 1e13, -7e10, 1e16, 5e-324]
+        let reals: [Double] = [-0.0, 1e15, 123456789012345.5, 1e300, -1e-300, 2.5, 1e13, -7e10, 1e16, .leastNonzeroMagnitude]
         try DatabaseQueue(path: store).write { db in
             for (i, text) in texts.enumerated() {
                 try db.execute(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZSTR) SELECT ?, Z_ENT, 1, ? FROM ZITEM WHERE Z_PK = 1",
@@ -171,8 +171,10 @@ struct StreamedRecordsTests {
         #expect(!store.canStreamRecords(ObjectFetchRequest(entity: "Shape")))
         #expect(store.canStreamRecords(ObjectFetchRequest(entity: "Circle")))
         #expect(!store.canStreamRecords(ObjectFetchRequest(entity: "Circle", includes: ["x"])))
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.writeRecords(ObjectFetchRequest(entity: "Shape"), style: RecordStyle(syntax: .json), to: MemorySink())
         }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description == "entity 'Shape': this request cannot be streamed (sub-entities or includes)")
     }
 }

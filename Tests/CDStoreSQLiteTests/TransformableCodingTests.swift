@@ -103,20 +103,29 @@ import Testing
         let stored = try AttributeCoding.storedValue(.string(base64), for: attribute)
         #expect(stored == Data(archive).databaseValue)
         #expect(AttributeCoding.objectValue(stored, for: attribute) == .data(Data(archive)))
-        #expect(throws: StoreError.self) { try AttributeCoding.storedValue(.array([]), for: attribute) }
+        let error = #expect(throws: StoreError.self) { try AttributeCoding.storedValue(.array([]), for: attribute) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description == "expected base64-encoded data, got an array")
     }
 
     @Test func badInputIsRefused() throws {
         let attribute = Self.attribute()
-        #expect(throws: StoreError.self) {
+        let duplicate = #expect(throws: StoreError.self) {
             try AttributeCoding.storedValue(.object([("a", .integer(1)), ("a", .integer(2))]), for: attribute)
         }
-        #expect(throws: StoreError.self) {
+        #expect(duplicate?.code == .invalidInput)
+        #expect(duplicate?.description == "key 'a' appears twice; a dictionary holds each key once")
+        let badData = #expect(throws: StoreError.self) {
             try AttributeCoding.storedValue(.array([.object([("$data", .string("%%%"))])]), for: attribute)
         }
-        #expect(throws: StoreError.self) {
+        #expect(badData?.code == .invalidInput)
+        #expect(badData?.description == #""$data" at [0] expects base64-encoded data, got '%%%'"#)
+        let badDate = #expect(throws: StoreError.self) {
             try AttributeCoding.storedValue(.object([("$date", .string("yesterday"))]), for: attribute)
         }
+        #expect(badDate?.code == .invalidInput)
+        #expect(badDate?.description
+                == "expected an ISO 8601 date (2024-05-01, 2024-05-01T12:30:00Z) or seconds since 2001-01-01, got 'yesterday'")
     }
 
     @Test func archivesAreWhatFoundationUnarchives() throws {

@@ -108,7 +108,10 @@ import Testing
         #expect(storeBytes(store.path) == bytes)
         #expect(try state(["salary"]).mapValues { $0.0 } == before.mapValues { $0.0 })
         // A dry run validates too.
-        #expect(throws: StoreError.self) { try update(nil, ["age=500"], dryRun: true) }
+        let error = #expect(throws: StoreError.self) { try update(nil, ["age=500"], dryRun: true) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description
+                == "entity 'Employee', attribute 'age': x-coredata://\(store.metadata.uuid)/Employee/p1: 500 is greater than the maximum 100")
     }
 
     // MARK: - Validation failures leave the store unchanged
@@ -202,8 +205,9 @@ import Testing
     @Test func readOnlyStore() throws {
         let readOnly = try Store.open(at: store.path, loaded: try ModelLoader.load(PayrollFixture.modelPath),
                                       options: .init(readOnly: true, createIfMissing: false))
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: StoreError.self) {
             try readOnly.update(UpdateRequest(entity: "Employee", predicate: nil, assignments: [UpdateAssignment("age", .literal(.integer(20)))]))
         }
+        #expect(error?.code == .readOnly)
     }
 }

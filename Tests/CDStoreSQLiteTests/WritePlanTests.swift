@@ -32,10 +32,10 @@ struct WritePlanTests {
 
     func traced(_ store: Store, _ body: () throws -> Void) throws -> StatementLog {
         let log = StatementLog()
-        try store.database.inDatabase { db in db.trace(options: .statement) { event in
+        store.database.inDatabase { db in db.trace(options: .statement) { event in
             if case .statement(let statement) = event { log.add(statement.sql) }
         } }
-        defer { try? store.database.inDatabase { db in db.trace(options: .statement, nil) } }
+        defer { store.database.inDatabase { db in db.trace(options: .statement, nil) } }
         try body()
         return log
     }

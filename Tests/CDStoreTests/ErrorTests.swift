@@ -59,7 +59,7 @@ import Testing
     @Test func unknownNamesSuggestTheNearest() throws {
         let entity = try failure { ctx in _ = try ctx.fetch("Employe") }
         #expect(entity.code == .unknownName)
-        #expect(entity.message.contains("did you mean 'Employee'?"))
+        #expect(entity.message == "no entity 'Employe' in the model; did you mean 'Employee'?")
         let key = try failure { ctx in try ctx.insert("Employee", ["fistName": "Ann"]) }
         #expect(key.code == .unknownName)
         #expect(key.property == "fistName")

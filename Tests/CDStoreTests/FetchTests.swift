@@ -54,12 +54,13 @@ import Testing
     @Test func cursorRefusesToOutliveItsTransaction() throws {
         let fixture = try CompanyFixture()
         let cursor = try fixture.store.read { ctx in try ctx.cursor("Employee") }
-        #expect(throws: CDStoreError.self) { try cursor.next() }
-        do {
-            _ = try cursor.next()
-        } catch let error as CDStoreError {
-            #expect(error.code == .misuse)
-        }
+        let error = #expect(throws: CDStoreError.self) { try cursor.next() }
+        #expect(error?.code == .misuse)
+        #expect(error?.description
+                == "the context was used after its transaction ended: use it only inside its read or write closure")
+        // And again: the cursor stays refused.
+        let again = #expect(throws: CDStoreError.self) { try cursor.next() }
+        #expect(again?.code == .misuse)
     }
 
     @Test func objectOfAnotherStoreOrDeletedIsNil() throws {
@@ -88,7 +89,7 @@ import Testing
         let counts = try fixture.store.read { _ in try fixture.store.read { try $0.count("Employee") } }
         #expect(counts == 4)
         do {
-            try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", where: nil) } }
+            _ = try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", where: nil) } }
             Issue.record("wrote inside a read")
         } catch CDStoreError.Code.readOnly {
         }

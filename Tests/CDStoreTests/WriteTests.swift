@@ -36,9 +36,10 @@ import Testing
         try fixture.store.write { ctx throws in
             try ctx.insert("Employee", ["firstName": "Eve", "lastName": "Adams", "employeeNumber": 5])
             // Duplicate employee number: refused, and nothing of it stays.
-            #expect(throws: CDStoreError.self) {
+            let error = #expect(throws: CDStoreError.self) {
                 try ctx.insert("Employee", ["firstName": "Fay", "lastName": "Bell", "employeeNumber": 5])
             }
+            #expect(error?.code == .constraintViolation)
         }
         try fixture.store.read { ctx throws in
             #expect(try ctx.count("Employee") == 5)
@@ -122,7 +123,7 @@ import Testing
     @Test func writingInsideAReadIsRefused() throws {
         let fixture = try CompanyFixture()
         do {
-            try fixture.store.read { ctx in try ctx.insert("Employee", ["firstName": "Eve"]) }
+            _ = try fixture.store.read { ctx in try ctx.insert("Employee", ["firstName": "Eve"]) }
             Issue.record("the write should have been refused")
         } catch CDStoreError.Code.readOnly {
         }

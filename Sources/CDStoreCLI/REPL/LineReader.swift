@@ -53,8 +53,8 @@ final class LineReader {
         if let historyFile {
             if !FileManager.default.fileExists(atPath: historyFile) {
                 // What was typed may include values worth keeping private.
-                FileManager.default.createFile(atPath: historyFile, contents: nil,
-                                               attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: historyFile, contents: nil,
+                                                   attributes: [.posixPermissions: 0o600])
             }
             cdstore_history_multiline_entries(Self.hasTimestamps(historyFile) ? 1 : 0)
             read_history(historyFile)

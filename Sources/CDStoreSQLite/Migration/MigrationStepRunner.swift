@@ -78,11 +78,11 @@ final class MigrationStepRunner {
 
     func execute(_ sql: String, _ arguments: [DatabaseValueConvertible?] = [], tables: [String], temporary: Bool = false) throws {
         try record(MigrationStatement(sql: sql, tables: tables, isTemporary: temporary))
-        try db.execute(sql: sql, arguments: StatementArguments(arguments) ?? [])
+        try db.execute(sql: sql, arguments: StatementArguments(arguments))
     }
 
     func count(_ sql: String, _ arguments: [DatabaseValueConvertible?] = []) throws -> Int {
-        try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments) ?? []) ?? 0
+        try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? 0
     }
 
     /// Refusals found while working out column values, reported together.

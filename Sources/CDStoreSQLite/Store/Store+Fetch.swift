@@ -14,7 +14,7 @@ extension Store {
     /// Calls `body` with each object `request` selects, a batch at a time, without holding them all in memory.
     package func forEach(_ request: ObjectFetchRequest, _ body: (FetchedObject) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
-            try read { db in try fetchObjects(request, db: db, batch: body) }
+            try read { db in _ = try fetchObjects(request, db: db, batch: body) }
         }
     }
 

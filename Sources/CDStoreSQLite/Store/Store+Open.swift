@@ -213,7 +213,7 @@ extension Store {
                 if let range = Range(match.range(at: 1), in: sql) { names.insert(String(sql[range])) }
             }
         }
-        try database.writeWithoutTransaction { db in
+        database.writeWithoutTransaction { db in
             for name in names.sorted() {
                 db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
             }
