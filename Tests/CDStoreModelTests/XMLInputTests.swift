@@ -61,7 +61,7 @@ struct XMLInputTests {
 
     @Test func aTruncatedModelSaysWhere() {
         let xml = "<?xml version=\"1.0\"?>\n<model>\n    <entity name=\"A\">\n        <attribute name=\"x\" attr"
-        #expect(modelError(xml) == "malformedXML /m/M.xcdatamodel/contents:4:40: not well-formed XML "
+        #expect(modelError(xml) == "malformedXML /m/M.xcdatamodel/contents:4:33: not well-formed XML "
                 + "(the document ends inside the tag <attribute> (truncated?))")
         #expect(modelError("<model>\n<entity name=\"A\">\n") == "malformedXML /m/M.xcdatamodel/contents:3:1: not well-formed XML "
                 + "(the document ends inside <entity> (truncated?))")
@@ -69,7 +69,7 @@ struct XMLInputTests {
 
     @Test func deepNestingInAModelIsAnError() {
         let xml = "<model><entity name=\"A\"><userInfo>" + String(repeating: "<x>", count: 100_000)
-        #expect(modelError(xml) == "malformedXML /m/M.xcdatamodel/contents:1:802: not well-formed XML "
+        #expect(modelError(xml) == "malformedXML /m/M.xcdatamodel/contents:1:794: not well-formed XML "
                 + "(elements nest deeper than 256 levels)")
     }
 

@@ -74,10 +74,8 @@ struct XMLReaderTests {
 
     @Test func malformedProcessingInstructions() {
         #expect(failure("<a><??></a>") == "1:6: expected processing instruction target")
-        #expect(failure("<a><?pi") == "1:8: the document ends where a space or '?>' should be (truncated?)"
-                || failure("<a><?pi").hasPrefix("1:8:"))
+        #expect(failure("<a><?pi") == "1:8: expected a space or '?>' after <?pi")
         #expect(failure("<a><?pi data") == "1:4: a processing instruction that never ends (no '?>')")
-        #expect(failure("<a><?pi-data?>") == "no error" ? false : true || true)
         #expect(failure("<a><?p\u{1}?></a>") == "1:7: not well-formed: a character XML does not allow")
     }
 
@@ -144,13 +142,13 @@ struct XMLReaderTests {
         let nested = "<!DOCTYPE a [<!ENTITY xxe SYSTEM \"/etc/passwd\"><!ENTITY wrap \"[&xxe;]\">]>\n<a>&wrap;</a>"
         #expect(failure(nested) == "2:4: a reference to the external entity '&xxe;': cdstore never reads external entities")
         let unparsed = "<!DOCTYPE a [<!NOTATION n SYSTEM \"x\"><!ENTITY u SYSTEM \"x.gif\" NDATA n>]><a>&u;</a>"
-        #expect(failure(unparsed) == "1:78: a reference to the external entity '&u;': cdstore never reads external entities")
+        #expect(failure(unparsed) == "1:77: a reference to the external entity '&u;': cdstore never reads external entities")
     }
 
     /// Parameter entities are how an external DTD gets pulled in: any reference to one is refused.
     @Test func parameterEntityReferencesAreRefused() {
         let xml = "<!DOCTYPE a [<!ENTITY % dtd SYSTEM \"http://evil.example/x.dtd\"> %dtd;]><a/>"
-        #expect(failure(xml) == "1:66: a parameter-entity reference (%name;): cdstore reads no DTD, internal or external")
+        #expect(failure(xml) == "1:65: a parameter-entity reference (%name;): cdstore reads no DTD, internal or external")
         #expect(failure("<!DOCTYPE a [<!ENTITY e \"%p;\">]><a/>").hasSuffix("a parameter-entity reference (%name;): cdstore reads no DTD, internal or external"))
     }
 
@@ -214,7 +212,6 @@ struct XMLReaderTests {
     @Test func lineEndsInTextAreNormalised() throws {
         #expect(try events("<a>1\r\n2\r3\n4</a>") == ["<a>", "\"1\n2\n3\n4\"", "</a>"])
         // Positions count a CR LF pair as one line end.
-        #expect(failure("<a>\r\n\r\n<b></a>") == "3:1: </a> does not close <b>" ? false : true)
         #expect(failure("<a>\r\n\r\n<b></c>") == "3:4: </c> does not close <b>")
     }
 
@@ -230,7 +227,7 @@ struct XMLReaderTests {
         #expect(failure("<1a/>") == "1:2: expected element name")
         #expect(failure("<a></b>") == "1:4: </b> does not close <a>")
         #expect(failure("<a><b></a>") == "1:7: </a> does not close <b>")
-        #expect(failure("<a></a x>") == "1:7: expected '>' to end </a>")
+        #expect(failure("<a></a x>") == "1:8: expected '>' to end </a>")
         #expect(failure("<a><!DOCTYPE a></a>") == "1:4: '<!' in content that is neither a comment nor a CDATA section")
     }
 
@@ -309,7 +306,7 @@ struct XMLReaderTests {
             </model>
             """
         let bytes = Array(model.utf8)
-        #expect(try events(bytes).count == 8)
+        #expect(try events(bytes).count == 9)
         var messages: Set<String> = []
         for length in 0..<bytes.count {
             do {
@@ -335,7 +332,7 @@ struct XMLReaderTests {
                 tags.append("\(tag.name) \(reader.position(at: tag.offset)) \(reader.position(at: tag.endOffset))")
             }
         }
-        #expect(tags == ["a 1:1 1:3", "bé 2:3 2:13"])
+        #expect(tags == ["a 1:1 1:3", "bé 2:3 2:12"])
     }
 
     @Test func theTreeHoldsElementsTextAndPositions() throws {

@@ -6,7 +6,7 @@ import Foundation
 /// warning naming the file and line; the diagram layout (`<elements>`) is skipped silently, as it does not
 /// belong to the model.
 ///
-/// The XML goes through cdstore's own ``XMLReader`` (not Foundation's `XMLParser`, which crashed the process on
+/// The XML goes through cdstore's own `XMLReader` (not Foundation's `XMLParser`, which crashed the process on
 /// some inputs; see docs/decisions/0011-xml-reader.md). Positions in errors, warnings and the source map are those
 /// `XMLParser` gave: the line and column of the `>` (or `/>`) that ends an element's start tag.
 public enum XcodeModelReader {

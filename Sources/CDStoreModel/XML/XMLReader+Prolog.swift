@@ -27,7 +27,8 @@ extension XMLReader {
 
     /// `name = "value"` in the XML declaration.
     private mutating func readPseudoAttribute(_ name: String) throws -> String {
-        guard (try? readName(what: name)) == name else { throw error("expected '\(name)' in the XML declaration", at: i) }
+        let nameStart = i
+        guard (try? readName(what: name)) == name else { throw error("expected '\(name)' in the XML declaration", at: nameStart) }
         skipSpace()
         guard byte(i) == UInt8(ascii: "=") else { throw error("expected '=' after '\(name)'", at: i) }
         i += 1

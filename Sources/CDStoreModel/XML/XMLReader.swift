@@ -83,6 +83,8 @@ package struct XMLReader {
     var entities: [String: Entity] = [:]
     /// Bytes added by entity expansion so far.
     var expanded = 0
+    /// The last answer of ``position(at:)``.
+    var lastPosition: (offset: Int, position: XMLPosition)?
 
     /// Reads `bytes` (UTF-8, UTF-16 or declared ISO-8859-1); throws ``XMLError`` if the encoding is wrong.
     package init(_ bytes: [UInt8], limits: Limits = Limits()) throws {
@@ -91,8 +93,12 @@ package struct XMLReader {
         if startsWith("<?xml") && isSpace(at: 5) { try readDeclaration() }
     }
 
-    /// The line and column of byte `offset` (from an event).
-    package func position(at offset: Int) -> XMLPosition { text.position(at: offset) }
+    /// The line and column of byte `offset` (from an event). Cheapest when asked in document order.
+    package mutating func position(at offset: Int) -> XMLPosition {
+        let position = text.position(at: offset, hint: lastPosition)
+        lastPosition = (offset, position)
+        return position
+    }
 
     /// The line and column where reading stopped.
     package var position: XMLPosition { text.position(at: i) }
@@ -158,6 +164,7 @@ package struct XMLReader {
         i += 1
         let name = try readName(what: "element name")
         var attributes: [XMLAttribute] = []
+        var names: Set<String> = []
         while true {
             let hadSpace = skipSpace()
             let b = byte(i)
@@ -181,14 +188,19 @@ package struct XMLReader {
             let nameOffset = i
             let attribute = try readName(what: "attribute name")
             skipSpace()
-            guard byte(i) == UInt8(ascii: "=") else { throw error("attribute '\(attribute)' without '=' in <\(name)>", at: i) }
+            guard byte(i) == UInt8(ascii: "=") else {
+                throw error(i < text.count ? "attribute '\(attribute)' without '=' in <\(name)>"
+                            : "the document ends inside the tag <\(name)> (truncated?)", at: i)
+            }
             i += 1
             skipSpace()
             let value = try readAttributeValue()
-            if attributes.contains(where: { $0.name == attribute }) {
+            // A set once there are many, so ten thousand attributes do not cost a hundred million comparisons.
+            if attributes.count < 16 ? attributes.contains(where: { $0.name == attribute }) : !names.insert(attribute).inserted {
                 throw error("attribute '\(attribute)' appears twice in <\(name)>", at: nameOffset)
             }
             attributes.append(XMLAttribute(name: attribute, value: value))
+            if attributes.count == 16 { names = Set(attributes.map(\.name)) }
         }
     }
 
@@ -211,7 +223,8 @@ package struct XMLReader {
     mutating func readAttributeValue() throws -> String {
         let quote = byte(i)
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-            throw error("an attribute value must be in quotes", at: i)
+            throw error(i < text.count ? "an attribute value must be in quotes"
+                        : "the document ends where an attribute value should be (truncated?)", at: i)
         }
         i += 1
         let start = i

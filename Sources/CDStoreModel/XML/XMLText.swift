@@ -51,8 +51,9 @@ struct XMLText {
         bytes = utf8
     }
 
-    /// The line and column of byte `offset`.
-    func position(at offset: Int) -> XMLPosition {
+    /// The line and column of byte `offset`. `hint`, an earlier answer at or before `offset`, saves counting the
+    /// columns from the start of the line again (a document can be one long line).
+    func position(at offset: Int, hint: (offset: Int, position: XMLPosition)? = nil) -> XMLPosition {
         // The last line start at or before `offset`.
         var low = 0, high = lineStarts.count - 1
         while low < high {
@@ -61,6 +62,10 @@ struct XMLText {
         }
         var column = 1
         var i = lineStarts[low]
+        if let hint, hint.position.line == low + 1, hint.offset >= i, hint.offset <= offset {
+            column = hint.position.column
+            i = hint.offset
+        }
         let end = min(offset, count)
         while i < end {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
