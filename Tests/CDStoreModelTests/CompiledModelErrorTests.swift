@@ -69,10 +69,11 @@ import Testing
         // A raw-deflate stream that stops early: a stored block header promising more bytes than follow.
         let truncated = Data([0x01, 0x10, 0x00, 0xEF, 0xFF, 0x41, 0x42])
         #expect(throws: ModelError.self) { try ModelCacheDecoder.decode(truncated) }
-        // A complete stored block holding a non-archive.
+        // A complete stored block holding a non-archive (Foundation's OpenStep parser once read "hello" as a string;
+        // cdstore reads binary and XML property lists only, issue 31).
         let stored = Data([0x01, 0x05, 0x00, 0xFA, 0xFF] + Array("hello".utf8))
         let error = try #require(throws: ModelError.self) { try ModelCacheDecoder.decode(stored) }
-        #expect(error.description == "Z_MODELCACHE: not a keyed archive (no dictionary at the top)")
+        #expect(error.description == "Z_MODELCACHE: not a property list (cdstore reads binary bplist00 and XML property lists)")
     }
 
     @Test func momdWithoutVersionInfoAndSeveralMoms() throws {

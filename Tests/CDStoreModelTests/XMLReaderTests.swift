@@ -81,7 +81,7 @@ struct XMLReaderTests {
 
     @Test func commentsAreSkipped() throws {
         #expect(try events("<!-- one --><a>x<!-- two -->y<!---->z</a><!-- three -->") == ["<a>", "\"xyz\"", "</a>"])
-        #expect(failure("<a><!-- a -- b --></a>") == "1:10: '--' inside a comment")
+        #expect(failure("<a><!-- a -- b --></a>") == "1:11: '--' inside a comment")
         #expect(failure("<a><!-- never ends </a>") == "1:4: a comment that never ends (no '-->')")
     }
 
@@ -280,9 +280,9 @@ struct XMLReaderTests {
 
     @Test func utf16AndLatin1AreRead() throws {
         let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a b=\"Café 😀\"/>"
-        let little = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        let big = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
-        let noMark = Array(text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let noMark: [UInt8] = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let little: [UInt8] = [0xFF, 0xFE] + noMark
+        let big: [UInt8] = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         for bytes in [little, big, noMark] {
             #expect(try events(bytes) == ["<a b=\"Café 😀\">", "</a>"])
         }

@@ -106,7 +106,8 @@ public enum XcodeModelReader {
                 fetchedProperty = property
                 sourceMap.properties["\(entities[entities.count - 1].name).\(propertyName)"] = here
             case ("fetchedProperty", "fetchRequest"):
-                fetchedProperty?.fetchRequest = fetchRequest(a)
+                let request = fetchRequest(a)
+                fetchedProperty?.fetchRequest = request
             case ("model", "fetchRequest"):
                 fetchRequests.append(fetchRequest(a))
             case ("entity", "fetchIndex"):
