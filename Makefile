@@ -155,7 +155,7 @@ FUZZ_BIN := .build-fuzz/debug
 # No Swift crash backtracer under AddressSanitizer: it reads the dead process's memory and shows up as a false report.
 FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
 FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
-	  xml-model) echo -dict=Fuzz/Dictionaries/xml.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
+	  xml-model|plist) echo -dict=Fuzz/Dictionaries/xml.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
 	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
 
 fuzz-build: setup

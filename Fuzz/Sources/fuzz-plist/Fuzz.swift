@@ -2,13 +2,13 @@ import Foundation
 import CDStoreModel
 import FuzzSupport
 
-/// Binary property lists (`bplist00`, cdstore's own reader; other input goes to Foundation and is skipped here):
-/// `PropertyListReader.read`, then `KeyedArchive(plist:)` over the result (what the
-/// compiled-model decoder does first). Thrown errors are fine; crashes, hangs and runaway allocations are findings.
+/// Property lists, binary (`bplist00`) and XML, both read by cdstore's own readers: `PropertyListReader.read`, then
+/// `KeyedArchive(plist:)` over the result (what the compiled-model decoder does first). Thrown errors are fine;
+/// crashes, hangs and runaway allocations are findings.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = FuzzInput.bytes(data, size)
-    guard bytes.starts(with: Array("bplist00".utf8)), let plist = try? PropertyListReader.read(bytes) else { return 0 }
+    guard let plist = try? PropertyListReader.read(bytes) else { return 0 }
     if let archive = try? KeyedArchive(plist: plist) {
         _ = archive.describe(plist)
     }

@@ -65,8 +65,8 @@ package enum ModelLoader {
     package static func currentVersion(ofBundle bundle: URL) -> String? {
         let file = bundle.appendingPathComponent(".xccurrentversion")
         guard let data = try? Data(contentsOf: file),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-              let name = plist["_XCCurrentVersionName"] as? String, !name.isEmpty
+              let plist = try? PropertyListReader.read(data),
+              let name = plist.dictionaryValue?["_XCCurrentVersionName"]?.stringValue, !name.isEmpty
         else { return nil }
         return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
     }

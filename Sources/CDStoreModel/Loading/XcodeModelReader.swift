@@ -1,77 +1,48 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads the `contents` XML of an Xcode model version (`X.xcdatamodel/contents`).
 ///
 /// Every element and attribute Xcode writes is read. Elements cdstore does not know are skipped with a
 /// warning naming the file and line; the diagram layout (`<elements>`) is skipped silently, as it does not
 /// belong to the model.
+///
+/// The XML goes through cdstore's own `XMLReader` (not Foundation's `XMLParser`, which crashed the process on
+/// some inputs; see docs/decisions/0012-xml-reader.md). Positions in errors, warnings and the source map are those
+/// `XMLParser` gave: the line and column of the `>` (or `/>`) that ends an element's start tag.
 package enum XcodeModelReader {
     /// Parses `data`, the contents of `file`.
     package static func read(_ data: Data, file: URL) throws -> LoadedModel {
-        if let bad = firstInvalidUTF8(data) {
-            throw ModelError(.malformedXML, "not well-formed XML (bytes that are not UTF-8)", file: file.path,
-                             line: bad.line, column: bad.column)
-        }
-        let delegate = Delegate(file: file.path)
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        let ok = parser.parse()
-        if let error = delegate.error { throw error }
-        guard ok else {
-            throw ModelError(.malformedXML, parser.parserError.map { "not well-formed XML (\($0.localizedDescription))" }
-                             ?? "not well-formed XML", file: file.path, line: parser.lineNumber, column: parser.columnNumber)
-        }
-        if let open = delegate.path.last {
-            throw ModelError(.malformedXML, "<\(open)> is never closed", file: file.path, line: parser.lineNumber)
-        }
-        guard delegate.sawModel else {
-            throw ModelError(.malformedXML, "no <model> element: not an Xcode Core Data model", file: file.path)
-        }
-        let model = ManagedObjectModel(entities: delegate.entities, versionIdentifiers: delegate.versionIdentifiers,
-                                       fetchRequests: delegate.fetchRequests, configurations: delegate.configurations,
-                                       fileSettings: delegate.fileSettings)
-        return LoadedModel(model: model, file: file, format: .xcode, warnings: delegate.warnings,
-                           sourceMap: delegate.sourceMap)
-    }
-
-    /// Where the document first has bytes that are not UTF-8, or nil. Such a file is not well-formed XML, and it must
-    /// be refused before `XMLParser` sees it: libxml2 passes an element or attribute name with such bytes to
-    /// swift-corelibs-foundation's `XMLParser`, which traps on it (found by Fuzz/ fuzz-xml-model). Only UTF-16 (a byte
-    /// order mark or NULs) and a declared ISO-8859-1, which libxml2 always converts, are exempt: an unknown declared
-    /// encoding is read as UTF-8 and traps just the same.
-    static func firstInvalidUTF8(_ data: Data) -> (line: Int, column: Int)? {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) {
-            return nil
-        }
-        if bytes.starts(with: Array("<?xml ".utf8)), let end = bytes.prefix(200).firstIndex(of: UInt8(ascii: ">")) {
-            let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-            if let range = declaration.range(of: "encoding=") {
-                let name = declaration[range.upperBound...].drop { $0 == "\"" || $0 == "'" }
-                if ["iso-8859-1\"", "iso-8859-1'", "latin1\"", "latin1'"].contains(where: { name.hasPrefix($0) }) {
-                    return nil
+        var builder = Builder(file: file.path)
+        do {
+            var reader = try XMLReader([UInt8](data))
+            while let event = try reader.next() {
+                switch event {
+                case .start(let tag):
+                    let end = reader.position(at: tag.endOffset)
+                    try builder.start(tag, at: ModelSourceMap.Location(line: end.line, column: end.column))
+                case .end(let name, _):
+                    builder.end(name)
+                case .text:
+                    break
                 }
             }
+        } catch let error as XMLError {
+            throw ModelError(.malformedXML, "not well-formed XML (\(error.message))", file: file.path,
+                             line: error.position.line, column: error.position.column)
         }
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var line = 1, column = 1
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar):
-                if scalar.count == 1 && scalar.first == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-            case .emptyInput: return nil
-            case .error: return (line, column)
-            }
+        guard builder.sawModel else {
+            throw ModelError(.malformedXML, "no <model> element: not an Xcode Core Data model", file: file.path)
         }
+        let model = ManagedObjectModel(entities: builder.entities, versionIdentifiers: builder.versionIdentifiers,
+                                       fetchRequests: builder.fetchRequests, configurations: builder.configurations,
+                                       fileSettings: builder.fileSettings)
+        return LoadedModel(model: model, file: file, format: .xcode, warnings: builder.warnings,
+                           sourceMap: builder.sourceMap)
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    /// The model built from the elements as they are read.
+    private struct Builder {
         let file: String
-        var error: ModelError?
         var warnings: [String] = []
         var sawModel = false
         var entities: [Entity] = []
@@ -89,23 +60,23 @@ package enum XcodeModelReader {
         var fetchIndex: FetchIndex?
         var constraint: [String]?
         var compoundIndex: [String]?
+        /// Where the element being read is, for errors.
+        var here = ModelSourceMap.Location(line: 0, column: 0)
 
         init(file: String) { self.file = file }
 
-        func fail(_ parser: XMLParser, _ code: ModelError.Code, _ message: String, entity: String? = nil,
-                  property: String? = nil) {
-            guard error == nil else { return }
-            error = ModelError(code, message, file: file, line: parser.lineNumber, column: parser.columnNumber,
-                               entity: entity, property: property)
-            parser.abortParsing()
+        func fail(_ code: ModelError.Code, _ message: String, entity: String? = nil, property: String? = nil) -> ModelError {
+            ModelError(code, message, file: file, line: here.line, column: here.column, entity: entity, property: property)
         }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes a: [String: String] = [:]) {
+        mutating func start(_ tag: XMLStartTag, at location: ModelSourceMap.Location) throws {
+            let name = tag.name
             defer { path.append(name) }
             if skipDepth > 0 { skipDepth += 1; return }
             let parent = path.last
-            let here = ModelSourceMap.Location(line: parser.lineNumber, column: parser.columnNumber)
+            here = location
+            var a: [String: String] = [:]
+            for attribute in tag.attributes { a[attribute.name] = attribute.value }
             switch (parent, name) {
             case (nil, "model"):
                 sawModel = true
@@ -113,7 +84,7 @@ package enum XcodeModelReader {
                 for (key, value) in a where key != "userDefinedModelVersionIdentifier" { fileSettings[key] = value }
             case ("model", "entity"):
                 guard let entityName = a["name"], !entityName.isEmpty else {
-                    return fail(parser, .malformedXML, "<entity> without a name")
+                    throw fail(.malformedXML, "<entity> without a name")
                 }
                 var entity = Entity(name: entityName, parentName: a["parentEntity"], isAbstract: yes(a["isAbstract"]))
                 entity.className = a["representedClassName"]
@@ -125,17 +96,18 @@ package enum XcodeModelReader {
                 entities.append(entity)
                 sourceMap.entities[entityName] = here
             case ("entity", "attribute"):
-                readAttribute(a, parser: parser, at: here)
+                try readAttribute(a)
             case ("entity", "relationship"):
-                readRelationship(a, parser: parser, at: here)
+                try readRelationship(a)
             case ("entity", "fetchedProperty"):
-                guard let propertyName = a["name"] else { return fail(parser, .malformedXML, "<fetchedProperty> without a name") }
+                guard let propertyName = a["name"] else { throw fail(.malformedXML, "<fetchedProperty> without a name") }
                 var property = FetchedProperty(name: propertyName, fetchRequest: FetchRequestTemplate(name: "", entity: ""))
                 property.isOptional = yes(a["optional"])
                 fetchedProperty = property
                 sourceMap.properties["\(entities[entities.count - 1].name).\(propertyName)"] = here
             case ("fetchedProperty", "fetchRequest"):
-                fetchedProperty?.fetchRequest = fetchRequest(a)
+                let request = fetchRequest(a)
+                fetchedProperty?.fetchRequest = request
             case ("model", "fetchRequest"):
                 fetchRequests.append(fetchRequest(a))
             case ("entity", "fetchIndex"):
@@ -170,17 +142,14 @@ package enum XcodeModelReader {
             case ("model", "elements"):
                 skipDepth = 1
             default:
-                warnings.append("\(file):\(parser.lineNumber): skipped unknown element <\(name)>"
+                warnings.append("\(file):\(here.line): skipped unknown element <\(name)>"
                                 + (parent.map { " inside <\($0)>" } ?? ""))
                 skipDepth = 1
             }
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            // Foundation on Linux lets some mismatched end tags through; a model with one is not what Xcode wrote.
-            guard path.last == name else {
-                return fail(parser, .malformedXML, "</\(name)> does not close <\(path.last ?? "")>")
-            }
+        /// `name` ends (the reader has checked it closes the open element).
+        mutating func end(_ name: String) {
             path.removeLast()
             if skipDepth > 0 { skipDepth -= 1; return }
             guard !entities.isEmpty else { return }
@@ -203,14 +172,14 @@ package enum XcodeModelReader {
             }
         }
 
-        func readAttribute(_ a: [String: String], parser: XMLParser, at here: ModelSourceMap.Location) {
+        mutating func readAttribute(_ a: [String: String]) throws {
             let entityName = entities[entities.count - 1].name
             guard let name = a["name"], !name.isEmpty else {
-                return fail(parser, .malformedXML, "<attribute> without a name", entity: entityName)
+                throw fail(.malformedXML, "<attribute> without a name", entity: entityName)
             }
             let typeName = a["attributeType"] ?? "Undefined"
             guard let type = AttributeType(rawValue: typeName) else {
-                return fail(parser, .invalidValue, "unknown attribute type '\(typeName)'", entity: entityName, property: name)
+                throw fail(.invalidValue, "unknown attribute type '\(typeName)'", entity: entityName, property: name)
             }
             var attribute = Attribute(name: name, type: type, isOptional: yes(a["optional"]))
             attribute.isTransient = yes(a["transient"])
@@ -242,10 +211,10 @@ package enum XcodeModelReader {
             sourceMap.properties["\(entityName).\(name)"] = here
         }
 
-        func readRelationship(_ a: [String: String], parser: XMLParser, at here: ModelSourceMap.Location) {
+        mutating func readRelationship(_ a: [String: String]) throws {
             let entityName = entities[entities.count - 1].name
             guard let name = a["name"], !name.isEmpty else {
-                return fail(parser, .malformedXML, "<relationship> without a name", entity: entityName)
+                throw fail(.malformedXML, "<relationship> without a name", entity: entityName)
             }
             var relationship = Relationship(name: name, destination: a["destinationEntity"] ?? "",
                                             inverseName: a["inverseName"], isToMany: yes(a["toMany"]))
@@ -258,7 +227,7 @@ package enum XcodeModelReader {
             relationship.maxCount = a["maxCount"].flatMap { Int($0) } ?? 0
             let ruleName = a["deletionRule"] ?? "Nullify"
             guard let rule = DeleteRule(rawValue: ruleName) else {
-                return fail(parser, .invalidValue, "unknown deletion rule '\(ruleName)'", entity: entityName, property: name)
+                throw fail(.invalidValue, "unknown deletion rule '\(ruleName)'", entity: entityName, property: name)
             }
             relationship.deleteRule = rule
             relationship.renamingIdentifier = a["elementID"]
@@ -278,7 +247,7 @@ package enum XcodeModelReader {
         }
 
         /// Adds a userInfo entry to the element that encloses the `<userInfo>` being read.
-        func addUserInfo(key: String, value: String) {
+        mutating func addUserInfo(key: String, value: String) {
             guard path.count >= 2 else { return }
             let owner = path[path.count - 2]
             let last = entities.count - 1

@@ -1,21 +1,21 @@
 import Foundation
 
-/// Reads property lists into ``PropertyListValue``: binary (`bplist00`) with an own reader, XML through
-/// Foundation (with `{"CF$UID": n}` dictionaries turned into UIDs).
+/// Reads property lists into ``PropertyListValue``: binary (`bplist00`) and XML, each with a reader of cdstore's own
+/// (Foundation's, C code underneath, crashed on damaged input; `{"CF$UID": n}` dictionaries become UIDs).
 package enum PropertyListReader {
     /// Why bytes could not be read as a property list.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
     }
 
-    /// Reads a binary (`bplist00`) or XML/OpenStep property list.
+    /// Reads a binary (`bplist00`) or XML property list.
     package static func read(_ data: Data) throws -> PropertyListValue {
         try read([UInt8](data))
     }
 
-    /// Reads a binary (`bplist00`) or XML/OpenStep property list.
+    /// Reads a binary (`bplist00`) or XML property list. The old OpenStep text format is refused: Core Data and
+    /// Xcode write neither it nor anything else, and only Foundation's parser could read it.
     package static func read(_ bytes: [UInt8]) throws -> PropertyListValue {
-        let data = Data(bytes)
         if bytes.starts(with: Array("bplist00".utf8)) {
             var reader = BinaryReader(bytes: bytes)
             return try reader.parse()
@@ -25,13 +25,19 @@ package enum PropertyListReader {
         if bytes.starts(with: Array("bplist".utf8)) {
             throw Failure(description: "binary property list of an unsupported version (expected bplist00)")
         }
-        let object: Any
-        do {
-            object = try PropertyListSerialization.propertyList(from: data, format: nil)
-        } catch {
-            throw Failure(description: "not a property list")
+        guard looksLikeXML(bytes) else {
+            throw Failure(description: "not a property list (cdstore reads binary bplist00 and XML property lists)")
         }
-        return try convert(object)
+        return try XMLPropertyListReader.read(bytes)
+    }
+
+    /// Whether `bytes` start as an XML document: a byte-order mark, or `<` after white space.
+    static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || bytes.starts(with: [0x00, 0x3C]) {
+            return true
+        }
+        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
     }
 
     /// Foundation's objects as ``PropertyListValue``s; more than 512 nested containers are refused, as the binary

@@ -87,7 +87,17 @@ package struct StoreMetadata: @unchecked Sendable {
     /// Reads `Z_PLIST` contents (nil for a NULL column).
     package static func decode(uuid: String, plist data: Data?) throws -> StoreMetadata {
         guard let data, !data.isEmpty else { return StoreMetadata(uuid: uuid, plist: nil) }
-        guard let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+        var binary = data
+        if !data.starts(with: Array("bplist".utf8)) {
+            // Core Data writes binary; anything else (XML) is read by cdstore's own reader, not Foundation's C parser,
+            // then handed on as binary so the objects below are the ones Foundation makes for a binary plist.
+            do {
+                binary = try BinaryPropertyListWriter.data(try PropertyListReader.read(data))
+            } catch {
+                throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a property list (\(error))")
+            }
+        }
+        guard let plist = try PropertyListSerialization.propertyList(from: binary, format: nil) as? [String: Any] else {
             throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a dictionary property list")
         }
         return StoreMetadata(uuid: uuid, plist: plist)

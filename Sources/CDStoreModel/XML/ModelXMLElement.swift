@@ -1,5 +1,5 @@
 /// One element of a model's `contents` XML as ``XcodeModelWriter`` builds it: a name, attributes in the order
-/// they are written, and child elements.
+/// they are written, and child elements. (The writing half of the XML layer; ``XMLReader`` reads.)
 ///
 /// Rendered as Xcode renders models: four spaces of indent per level, an element without children closed as
 /// `<name …/>`, attribute values in double quotes.
@@ -79,11 +79,8 @@ struct ModelXMLElement {
         return result
     }
 
-    /// Whether XML 1.0 allows `scalar` in a document (its `Char` production).
+    /// Whether XML 1.0 allows `scalar` in a document (its `Char` production): what ``XMLReader`` accepts.
     static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
+        XMLReader.isXMLCharacter(scalar.value)
     }
 }
