@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The parser only (no macros): SwiftData `@Model` sources are read as a model, never compiled.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
     ],
     targets: [
         // zlib for the raw-DEFLATE model cache Core Data keeps in stores (Z_MODELCACHE).
@@ -39,7 +41,11 @@ let package = Package(
         .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
-            dependencies: ["CDStoreJSON", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "CDStoreJSON", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]),
         .target(name: "CDStorePredicate"),
         .target(
             name: "CDStoreSQLite",

@@ -19,6 +19,10 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownVersion
         /// A value in the model cannot be understood (an unknown attribute type, a bad number).
         case invalidValue
+        /// A Swift source file of a SwiftData model does not parse.
+        case malformedSwift
+        /// A `@Model` property has a type SwiftData cannot store, or the sources name a type they do not declare.
+        case unsupportedSwiftType
     }
 
     /// What kind of failure this is.

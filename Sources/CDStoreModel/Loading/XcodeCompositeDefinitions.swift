@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Composite types of an Xcode model (Xcode 15+): model-level `<compositeAttribute name="Address">` elements
+/// holding `<attribute>` elements, which entity attributes of type Composite name with `composite="Address"`.
+///
+/// Read in a pass of its own over the `contents` XML, after the model reader, and resolved into
+/// ``Attribute/compositeElements`` (a composite's version hash and columns come from its elements). Element
+/// names and settings are read as the entity attributes' are; nested composites resolve to 8 levels.
+enum XcodeCompositeDefinitions {
+    /// Fills the elements of every Composite attribute of `loaded` from the definitions in `data`, and drops the
+    /// reader's "skipped unknown element <compositeAttribute>" warnings.
+    static func resolve(_ loaded: inout LoadedModel, contents data: Data) {
+        guard loaded.model.entities.contains(where: { $0.attributes.contains { $0.type == .composite } }) else { return }
+        let collector = Collector()
+        let parser = XMLParser(data: data)
+        parser.delegate = collector
+        parser.parse()
+        let definitions = collector.definitions
+        var entities = loaded.model.entities
+        for e in entities.indices {
+            for a in entities[e].attributes.indices where entities[e].attributes[a].type == .composite {
+                entities[e].attributes[a].compositeElements =
+                    elements(entities[e].attributes[a].compositeName, definitions, depth: 0)
+            }
+        }
+        loaded.model.entities = entities
+        loaded.warnings.removeAll { $0.contains("<compositeAttribute>") || $0.contains("inside <compositeAttribute>") }
+    }
+
+    private static func elements(_ name: String?, _ definitions: [String: [Attribute]], depth: Int) -> [Attribute] {
+        guard let name, depth < 8, var found = definitions[name] else { return [] }
+        for i in found.indices where found[i].type == .composite {
+            found[i].compositeElements = elements(found[i].compositeName, definitions, depth: depth + 1)
+        }
+        return found
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var definitions: [String: [Attribute]] = [:]
+        private var current: String?
+        private var depth = 0
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes a: [String: String] = [:]) {
+            depth += 1
+            if name == "compositeAttribute", depth == 2, let typeName = a["name"] {
+                current = typeName
+                definitions[typeName] = []
+            } else if name == "attribute", depth == 3, let typeName = current, let elementName = a["name"],
+                      let type = AttributeType(rawValue: a["attributeType"] ?? "") {
+                let yes = { (key: String) in a[key] == "YES" }
+                var element = Attribute(name: elementName, type: type, isOptional: yes("optional"))
+                element.isTransient = yes("transient")
+                element.defaultValue = a["defaultValueString"]
+                element.allowsExternalBinaryDataStorage = yes("allowsExternalBinaryDataStorage")
+                element.preservesValueInHistoryOnDeletion = yes("preserveAfterDeletion")
+                element.valueTransformerName = a["valueTransformerName"]
+                element.compositeName = a["composite"]
+                element.renamingIdentifier = a["elementID"]
+                element.versionHashModifier = a["versionHashModifier"]
+                definitions[typeName, default: []].append(element)
+            }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if name == "compositeAttribute", depth == 2 { current = nil }
+            depth -= 1
+        }
+    }
+}
