@@ -101,14 +101,14 @@ example: setup
 # every target still runs, and the make fails at the end if any target found something.
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 2000
-FUZZ_TARGETS ?= predicate xml-model json-model compiled-model plist ndjson json-records csv
+FUZZ_TARGETS ?= predicate xml-model json-model compiled-model swift-model plist ndjson json-records csv
 # Leak checks are off: Foundation (CFError, XMLParser) leaks small objects on error paths cdstore does not own.
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -detect_leaks=0
 FUZZ_BIN := .build-fuzz/debug
 # No Swift crash backtracer under AddressSanitizer: it reads the dead process's memory and shows up as a false report.
 FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
 FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
-	  xml-model) echo -dict=Fuzz/Dictionaries/xml.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
+	  xml-model) echo -dict=Fuzz/Dictionaries/xml.dict;; swift-model) echo -dict=Fuzz/Dictionaries/swift.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
 	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
 
 fuzz-build: setup

@@ -26,6 +26,7 @@ let package = Package(
         fuzzer("fuzz-xml-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-json-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-compiled-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
+        fuzzer("fuzz-swift-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-plist", [.product(name: "CDStoreModel", package: "cdstore")]),
         fuzzer("fuzz-ndjson", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
         fuzzer("fuzz-json-records", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),

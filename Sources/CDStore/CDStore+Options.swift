@@ -37,8 +37,9 @@ extension CDStore {
     ///
     /// A string literal is a path: `CDStore(path: p, model: "Schemas/Company.json")`.
     public enum Model: Sendable, ExpressibleByStringLiteral {
-        /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`); `version`
-        /// picks a version of an `.xcdatamodeld` other than its current one.
+        /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`, or SwiftData
+        /// `@Model` sources: a `.swift` file or a folder of them); `version` picks a version of an `.xcdatamodeld`
+        /// other than its current one, or a SwiftData `VersionedSchema` (see ``swiftData(_:version:schema:)``).
         case path(String, version: String? = nil)
         /// A model read with ``ModelLoader/load(_:version:)``.
         case loaded(LoadedModel)

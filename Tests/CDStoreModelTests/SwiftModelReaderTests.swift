@@ -154,7 +154,7 @@ import Testing
         } throws: { error in
             guard let error = error as? ModelError else { return false }
             return error.code == .malformedSwift && error.description
-                == "Model.swift:3:1: expected more text in a property declaration"
+                == "Model.swift:2:17: expected an expression in a property declaration"
         }
     }
 

@@ -37,6 +37,13 @@ enum SwiftSyntaxProblem {
         }
 
         static func describe(_ token: TokenSyntax) -> String {
+            // A placeholder token stands for a whole missing construct: name the construct.
+            if let parent = token.parent {
+                if parent.is(MissingExprSyntax.self) { return "an expression" }
+                if parent.is(MissingTypeSyntax.self) { return "a type" }
+                if parent.is(MissingDeclSyntax.self) { return "a declaration" }
+                if parent.is(MissingPatternSyntax.self) { return "a name" }
+            }
             switch token.tokenKind {
             case .identifier: return "a name"
             case .integerLiteral, .floatLiteral: return "a number"
