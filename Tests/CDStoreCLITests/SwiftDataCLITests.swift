@@ -81,6 +81,42 @@ import Testing
         #expect(unknown.stderr.contains("composite attribute 'home' has no element 'town'"))
     }
 
+    /// A VersionedSchema per version: a composite added and one removed migrate as Core Data's lightweight
+    /// migration does (new element columns NULL, old ones dropped).
+    @Test func compositesAddedAndRemovedMigrate() throws {
+        let folder = try temporaryDirectory()
+        let model = try Data("""
+            struct Address: Codable { var street: String; var city: String? }
+            enum V1: VersionedSchema {
+                static var versionIdentifier = Schema.Version(1, 0, 0)
+                static var models: [any PersistentModel.Type] { [Person.self] }
+                @Model final class Person { var name: String; var home: Address?; init() {} }
+            }
+            enum V2: VersionedSchema {
+                static var versionIdentifier = Schema.Version(2, 0, 0)
+                static var models: [any PersistentModel.Type] { [Person.self] }
+                @Model final class Person { var name: String; var work: Address?; init() {} }
+            }
+            enum Plan: SchemaMigrationPlan {
+                static var schemas: [any VersionedSchema.Type] { [V1.self, V2.self] }
+                static var stages: [MigrationStage] { [.lightweight(fromVersion: V1.self, toVersion: V2.self)] }
+            }
+            """.utf8)
+        let path = folder.appendingPathComponent("Models.swift")
+        try model.write(to: path)
+        let store = folder.appendingPathComponent("s.sqlite").path
+        let insert = try CLIRunner.run(["insert", "Person", "--store", store, "--model", path.path, "--model-version",
+                                        "1.0.0", "--json", #"{"name":"Ann","home":{"street":"1 Main","city":"Paris"}}"#])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let migrate = try CLIRunner.run(["migrate", "--store", store, "--model", path.path, "--no-backup"])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stdout.contains("attribute added: Person.work (Composite, optional)"))
+        #expect(migrate.stdout.contains("attribute removed: Person.home"))
+        let fetched = try CLIRunner.run(["fetch", "Person", "--store", store, "--model", path.path, "--format", "ndjson"])
+        #expect(Sandbox.anonymized(fetched.stdout)
+                == #"{"_id":"x-coredata://<store-uuid>/Person/p1","name":"Ann","work":{"street":null,"city":null}}"# + "\n")
+    }
+
     @Test func modelCommandsReadTheSources() throws {
         let box = try Self.sandbox()
         let hashes = try CLIRunner.run(["model", "hashes", box.model])

@@ -9,6 +9,10 @@ import FoundationXML
 /// Read in a pass of its own over the `contents` XML, after the model reader, and resolved into
 /// ``Attribute/compositeElements`` (a composite's version hash and columns come from its elements). Element
 /// names and settings are read as the entity attributes' are; nested composites resolve to 8 levels.
+///
+/// UNVERIFIED against Xcode: no Xcode-written model with composite types is in the corpus. The element and
+/// attribute names are those of coredata-format.md §3 (`compositeAttribute`, `composite="…"`), which calls the
+/// element name uncertain; ``XcodeModelWriter`` writes the same form, so cdstore's own files round-trip.
 enum XcodeCompositeDefinitions {
     /// Fills the elements of every Composite attribute of `loaded` from the definitions in `data`, and drops the
     /// reader's "skipped unknown element <compositeAttribute>" warnings.

@@ -7,7 +7,9 @@ extension XcodeModelWriter {
     static func nameComposites(_ model: inout ManagedObjectModel) -> [ModelXMLElement] {
         var definitions: [(name: String, elements: [Attribute])] = []
         func define(_ attribute: inout Attribute, depth: Int) {
-            guard attribute.type == .composite, depth < 8 else { return }
+            // A composite without elements (a model read from XML whose types were not found) has nothing to
+            // define: it keeps the name it was written with.
+            guard attribute.type == .composite, !attribute.compositeElements.isEmpty, depth < 8 else { return }
             for i in attribute.compositeElements.indices { define(&attribute.compositeElements[i], depth: depth + 1) }
             let base = attribute.compositeName ?? (attribute.name.prefix(1).uppercased() + attribute.name.dropFirst())
             var name = base
