@@ -43,8 +43,8 @@ struct SwiftSchemaChoice {
             if distinct.count > 1 {
                 warnings.append("the sources hand SwiftData different sets of models (in "
                                 + chosen.map { "'\($0.name)'" }.joined(separator: ", ")
-                                + "); the model holds them all (--model-version NAME picks one by the name of "
-                                + "the declaration holding it)")
+                                + "); the model holds them all (give one of those names as the model version "
+                                + "to use only its models)")
             }
             var roots: [SwiftModelClass] = []
             var identifier: String?
