@@ -158,6 +158,21 @@ import Testing
         }
     }
 
+    /// Found by fuzz-swift-model (a timeout): 42 `[` in a row made swift-syntax's parser run for minutes.
+    /// Deep bracket nesting is refused before parsing, at once; strings and comments do not count.
+    @Test func deeplyNestedBracketsAreRefusedQuickly() throws {
+        let deep = "@Model class A {\n    var x: " + String(repeating: "[", count: 42) + "Int\n}\n"
+        #expect {
+            try read(deep)
+        } throws: { error in
+            (error as? ModelError)?.description == "Model.swift:2:22: brackets nested more than 10 deep; cdstore reads "
+                + "@Model sources with at most 10 levels of '['"
+        }
+        let quoted = "// " + String(repeating: "[", count: 40) + "\n@Model class A { var s: String = \""
+            + String(repeating: "[", count: 40) + "\" }\n"
+        #expect(try read(quoted).model.entities.map(\.name) == ["A"])
+    }
+
     @Test func aTypeSwiftDataCannotStoreIsNamedWithWhy() {
         let cases: [(String, String)] = [
             ("struct P { var x: Int }\n@Model class A { var p: P }",

@@ -42,6 +42,7 @@ public enum SwiftModelReader {
                             schema: String? = nil) throws -> LoadedModel {
         var declarations = SwiftDeclarations()
         for source in sources {
+            if let problem = SwiftBracketDepth.check(source.text, file: source.file) { throw problem }
             let tree = Parser.parse(source: source.text)
             if let problem = SwiftSyntaxProblem.first(in: tree, file: source.file) { throw problem }
             let collector = SwiftDeclarationCollector(file: source.file, tree: tree)

@@ -72,3 +72,49 @@ enum SwiftSyntaxProblem {
         }
     }
 }
+
+/// Square brackets nested deeper than any model needs. swift-syntax 602's parser takes time exponential in the
+/// nesting of `[` (its lookahead for inline-array types tries every split): 16 levels took 5 s and 20 levels
+/// over a minute (found by `fuzz-swift-model`). SwiftData types nest two or three levels (`[String: [Int]]`), so
+/// more than ``limit`` is refused before parsing, with the place of the first bracket too deep.
+enum SwiftBracketDepth {
+    static let limit = 10
+
+    static func check(_ text: String, file: String) -> ModelError? {
+        var depth = 0, line = 1, column = 0
+        var inString = false, inComment = false, escaped = false
+        var previous: Character = " "
+        for character in text {
+            column += 1
+            defer { previous = character }
+            if character == "\n" {
+                line += 1
+                column = 0
+                inComment = false
+                inString = false
+                continue
+            }
+            if inComment { continue }
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "/" where previous == "/": inComment = true
+            case "[":
+                depth += 1
+                if depth > limit {
+                    return ModelError(.malformedSwift, "brackets nested more than \(limit) deep; cdstore reads "
+                                      + "@Model sources with at most \(limit) levels of '['", file: file, line: line,
+                                      column: column)
+                }
+            case "]": depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return nil
+    }
+}
