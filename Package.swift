@@ -16,15 +16,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cdstore", targets: ["cdstore"]),
-        .library(name: "CDStoreJSON", targets: ["CDStoreJSON"]),
-        .library(name: "CDStoreModel", targets: ["CDStoreModel"]),
-        .library(name: "CDStorePredicate", targets: ["CDStorePredicate"]),
-        .library(name: "CDStoreSQLite", targets: ["CDStoreSQLite"]),
-        // The record readers, for the fuzz targets in Fuzz/ (a separate package) and for tools.
-        .library(name: "CDStoreIO", targets: ["CDStoreIO"]),
         // What apps and scripts import: `import CDStore`.
         .library(name: "CDStore", targets: ["CDStore"]),
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
+        // What the libFuzzer targets in Fuzz/ (a package of their own) run: the parsers of untrusted input.
+        .library(name: "CDStoreFuzzing", targets: ["CDStoreFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The parser only (no macros): SwiftData `@Model` sources are read as a model, never compiled.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
     ],
     targets: [
         // zlib for the raw-DEFLATE model cache Core Data keeps in stores (Z_MODELCACHE).
@@ -43,7 +41,11 @@ let package = Package(
         .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
-            dependencies: ["CDStoreJSON", "CDStorePredicate", "CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "CDStoreJSON", "CDStorePredicate", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]),
         .target(name: "CDStorePredicate"),
         .target(
             name: "CDStoreSQLite",
@@ -64,6 +66,7 @@ let package = Package(
                 "CDStore", "CDStoreServer", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .target(name: "CDStoreFuzzing", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreIO"]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
         .target(
             name: "CDStoreTestSupport",

@@ -18,17 +18,16 @@ let package = Package(
     targets: [
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Sources/FuzzSupport"),
-        .target(name: "FuzzBodies", dependencies: [
-            .product(name: "CDStoreIO", package: "cdstore"), .product(name: "CDStoreJSON", package: "cdstore"),
-            .product(name: "CDStoreModel", package: "cdstore"),
-        ], path: "Sources/FuzzBodies"),
-        fuzzer("fuzz-predicate", [.product(name: "CDStorePredicate", package: "cdstore")]),
-        fuzzer("fuzz-xml-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-json-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-compiled-model", ["FuzzBodies", .product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-plist", [.product(name: "CDStoreModel", package: "cdstore")]),
-        fuzzer("fuzz-ndjson", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
-        fuzzer("fuzz-json-records", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
-        fuzzer("fuzz-csv", ["FuzzBodies", .product(name: "CDStoreIO", package: "cdstore")]),
+        // Each target's body is FuzzTargets in the main package (Sources/CDStoreFuzzing), which reaches the parsers
+        // with the project's own access; the lower layers are not public products.
+        fuzzer("fuzz-predicate", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-xml-model", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-json-model", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-compiled-model", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-swift-model", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-plist", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-ndjson", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-json-records", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-csv", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
     ]
 )

@@ -40,11 +40,15 @@ extension CDStore {
     ///
     /// A string literal is a path: `CDStore(path: p, model: "Schemas/Company.json")`.
     public enum Model: Sendable, ExpressibleByStringLiteral {
-        /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`); `version`
-        /// picks a version of an `.xcdatamodeld` other than its current one.
+        /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`, or SwiftData
+        /// `@Model` sources: a `.swift` file or a folder of them); `version` picks a version of an `.xcdatamodeld`
+        /// other than its current one, or a SwiftData `VersionedSchema` (see ``swiftData(_:version:schema:)``).
         case path(String, version: String? = nil)
         /// A model built in code or read elsewhere.
         case model(ManagedObjectModel)
+        /// A model one of the library's readers has read already, with what it knows of its file
+        /// (``swiftData(_:version:schema:)`` makes one).
+        case read(ReadModel)
 
         /// A path, from a string literal.
         public init(stringLiteral path: String) {
@@ -55,6 +59,7 @@ extension CDStore {
             switch self {
             case .path(let path, let version): try ModelLoader.load(path, version: version)
             case .model(let model): LoadedModel(model: model, file: URL(fileURLWithPath: "model.json"), format: .json)
+            case .read(let read): read.loaded
             }
         }
     }
@@ -84,5 +89,14 @@ extension CDStore {
             self.backupBeforeMigrating = backupBeforeMigrating
             self.readsMissingExternalDataAsNull = readsMissingExternalDataAsNull
         }
+    }
+}
+
+extension CDStore.Model {
+    /// A model as one of the library's readers read it: the model with its file, format and version, kept whole
+    /// so that a store created with it is laid out as that kind of model needs (a SwiftData model's history
+    /// tables, say). Opaque: make one with ``CDStore/Model/swiftData(_:version:schema:)``.
+    public struct ReadModel: Sendable {
+        let loaded: LoadedModel
     }
 }

@@ -23,6 +23,10 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         /// among its own subpredicates, an entity its own superentity) or objects nest deeper than
         /// ``ObjectPath/defaultDepthLimit``. momc never writes either; the file is damaged or hostile.
         case damagedArchive
+        /// A Swift source file of a SwiftData model does not parse.
+        case malformedSwift
+        /// A `@Model` property has a type SwiftData cannot store, or the sources name a type they do not declare.
+        case unsupportedSwiftType
     }
 
     /// What kind of failure this is.

@@ -80,7 +80,7 @@ import Testing
         let fixture = try CompanyFixture()
         func exported(_ format: ExportFormat, _ entity: String = "Employee") throws -> String {
             var bytes: [UInt8] = []
-            try fixture.store.read { ctx in
+            _ = try fixture.store.read { ctx in
                 try ctx.export(entity, where: "age > 30", sort: ["-age"], format: format) { bytes.append(contentsOf: $0) }
             }
             return String(decoding: bytes, as: UTF8.self)

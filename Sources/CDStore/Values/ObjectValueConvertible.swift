@@ -29,7 +29,7 @@ public protocol ObjectValueConvertible: Sendable {
 
 extension ObjectValueConvertible {
     /// The value as a record field for inserts and updates, read by the attribute's type as JSON is.
-    var inputValue: InputValue { objectValue.inputValue }
+    var inputValue: InputValue { (self as? any RecordFieldConvertible)?.recordField ?? objectValue.inputValue }
     /// The value as a predicate constant.
     var predicateValue: PredicateValue { objectValue.predicateValue }
 
@@ -180,4 +180,11 @@ extension Array: ObjectValueConvertible where Element: ObjectValueConvertible {
         }
         self = elements
     }
+}
+
+/// A value whose record field is not its ``ObjectValueConvertible/objectValue``'s: a composite's dictionary,
+/// whose elements are fields of their own rather than the members of a Transformable value.
+protocol RecordFieldConvertible {
+    /// The value as a record field.
+    var recordField: InputValue { get }
 }

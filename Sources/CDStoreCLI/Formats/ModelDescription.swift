@@ -74,6 +74,12 @@ enum ModelDescription {
                 if let max = attribute.maxValue { notes.append("max \(max)") }
                 if let regex = attribute.regularExpression { notes.append("matches \(regex)") }
                 if let expression = attribute.derivationExpression { notes.append("derived \(expression)") }
+                if attribute.type == .composite {
+                    // The elements, each a column of the entity's table (nested composites show their own name).
+                    notes.append("elements " + attribute.compositeElements.map { element in
+                        "\(element.name) \(element.type.rawValue)\(element.isOptional ? "?" : "")"
+                    }.joined(separator: ", "))
+                }
                 if attribute.type == .transformable {
                     let transformer = attribute.valueTransformerName ?? "default"
                     notes.append(TransformableCoding.usesKeyedArchive(attribute)

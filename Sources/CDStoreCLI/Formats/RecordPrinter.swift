@@ -23,7 +23,9 @@ struct RecordPrinter {
         let members = includesSubentities ? store.model.subtree(of: root) : [root]
         var names: [String] = ["_id"] + ((members.count > 1 || alwaysNameEntity) ? ["_entity"] : [])
         for member in members {
-            for attribute in store.model.attributes(of: member) where !attribute.isTransient && !names.contains(attribute.name) {
+            // A composite attribute is one column per element (`home.city`), as Core Data stores it.
+            for attribute in store.model.attributes(of: member).flatMap(\.columnAttributes)
+            where !attribute.isTransient && !names.contains(attribute.name) {
                 names.append(attribute.name)
             }
         }
@@ -43,8 +45,25 @@ struct RecordPrinter {
         var fields: [(String, ObjectValue)] = []
         if let id = object.objectID { fields.append(("_id", .string(id.description))) }
         if alwaysNameEntity || entityColumn || object.entity != entity { fields.append(("_entity", .string(object.entity))) }
-        fields += object.values
+        fields += format.isForReading || format == .csv ? flatteningComposites(object) : object.values
         return format.isForReading ? fields.map { ($0.0, Self.short($0.1)) } : fields
+    }
+
+    /// The object's values with each composite attribute's object spread into its element paths (`home.city`),
+    /// the columns table and CSV output have.
+    private func flatteningComposites(_ object: FetchedObject) -> [(String, ObjectValue)] {
+        guard let entity = store.model.entity(named: object.entity) else { return object.values }
+        func spread(_ name: String, _ value: ObjectValue, _ attribute: Attribute) -> [(String, ObjectValue)] {
+            guard attribute.type == .composite else { return [(name, value)] }
+            let members: [(String, ObjectValue)] = if case .dictionary(let pairs) = value { pairs } else { [] }
+            return attribute.compositeElements.flatMap { element in
+                spread(name + "." + element.name, members.first { $0.0 == element.name }?.1 ?? .null, element)
+            }
+        }
+        return object.values.flatMap { name, value -> [(String, ObjectValue)] in
+            guard let attribute = store.model.attribute(name, of: entity) else { return [(name, value)] }
+            return spread(name, value, attribute)
+        }
     }
 
     /// `x-coredata://…/Department/p3` as `Department/p3`, inside arrays and nested objects too.

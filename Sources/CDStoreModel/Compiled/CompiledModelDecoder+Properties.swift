@@ -96,7 +96,8 @@ extension CompiledModelDecoder.Decoder {
         }
     }
 
-    mutating func attribute(_ index: Int, name: String, flags: PropertyFlags, entity: String) throws -> Attribute {
+    mutating func attribute(_ index: Int, name: String, flags: PropertyFlags, entity: String,
+                            depth: Int = 0) throws -> Attribute {
         let f = archive.fields(index)
         let code = Int(archive.int(f["NSAttributeType"]) ?? 0)
         guard let type = AttributeType(code: code) else {
@@ -136,7 +137,29 @@ extension CompiledModelDecoder.Decoder {
             }
         }
         setDefault(&a, f["NSDefaultValue"], entity: entity)
+        if type == .composite {
+            a.compositeElements = try compositeElements(f["NSCompositeElements"], of: name, entity: entity,
+                                                        depth: depth)
+        }
         return a
+    }
+
+    /// The elements of a composite attribute (`NSCompositeElements`: an array of attribute descriptions).
+    /// Nesting deeper than any real model is refused, so an archive whose elements contain themselves ends.
+    mutating func compositeElements(_ value: PropertyListValue?, of name: String, entity: String,
+                                    depth: Int) throws -> [Attribute] {
+        guard depth < 16 else {
+            throw fail("composite attribute nested more than 16 levels deep", entity: entity, property: name)
+        }
+        var elements: [Attribute] = []
+        for item in archive.array(value) ?? [] {
+            guard let ref = archive.reference(item) else { continue }
+            let fields = archive.fields(ref)
+            let elementName = archive.string(fields["NSPropertyName"]) ?? ""
+            elements.append(try attribute(ref, name: elementName, flags: flags(fields), entity: entity,
+                                          depth: depth + 1))
+        }
+        return elements
     }
 
     func limitText(_ value: PropertyListValue?, type: AttributeType) -> String? {

@@ -93,6 +93,16 @@ extension ModelArchiver.Context {
             return (["NSDerivedAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject"], f)
         }
         if a.type == .composite {
+            // The elements are attribute descriptions of their own, which Core Data reads back to flatten the
+            // composite into columns and to hash it.
+            var elements: [PropertyListValue] = []
+            for element in a.compositeElements {
+                let me = builder.begin()
+                let (classes, fields) = try attribute(element, of: entity, entityReference: entityReference)
+                builder.end(me, classes: classes, fields)
+                elements.append(me)
+            }
+            f["NSCompositeElements"] = builder.array(elements)
             return (["NSCompositeAttributeDescription", "NSAttributeDescription", "NSPropertyDescription", "NSObject"], f)
         }
         return (["NSAttributeDescription", "NSPropertyDescription", "NSObject"], f)

@@ -41,9 +41,7 @@ import Foundation
 ///
 /// Not archived, because cdstore's model does not hold them or its decoder does not read them: Spotlight
 /// display-name expressions, sort descriptors and other fetch request settings beyond result type, limits,
-/// batch size and the Boolean flags, a configuration's CloudKit flag, composite attributes' element
-/// descriptions (a composite attribute is written with class `NSCompositeAttributeDescription` and no
-/// elements) and defaults of Transformable and ObjectID attributes. The object numbering differs from
+/// batch size and the Boolean flags, a configuration's CloudKit flag and defaults of Transformable and ObjectID attributes. The object numbering differs from
 /// Foundation's (strings are shared by value, not by identity); readers only follow UIDs.
 ///
 /// Core Data equivalent: `NSKeyedArchiver.archivedData(withRootObject: model)`.

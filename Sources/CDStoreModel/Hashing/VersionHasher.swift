@@ -88,8 +88,18 @@ package enum VersionHasher {
     /// The hash of an attribute.
     ///
     /// Not hashed: default value, validation, value transformer, class names, indexing, userInfo and the
-    /// renaming identifier; changing those needs no migration.
+    /// renaming identifier; changing those needs no migration. A Composite attribute is the SHA-256 of its
+    /// elements' hashes in name order (``Attribute/compositeElements``), nothing of its own.
     package static func attributeHash(_ attribute: Attribute) -> [UInt8] {
+        if attribute.type == .composite {
+            // Checked on real SwiftData stores: a composite is hashed from its elements' own attribute hashes in
+            // name order and nothing of its own (not its name, flags, type or default).
+            var sha = SHA256()
+            for element in attribute.compositeElements.sorted(by: { utf16Order($0.name, $1.name) }) {
+                sha.update(data: attributeHash(element))
+            }
+            return Array(sha.finalize())
+        }
         if let expression = attribute.derivationExpression {
             // Core Data computes the base hash of a derived attribute but does not feed it in: only the
             // expression counts (see the type's note on expression text).

@@ -101,8 +101,8 @@ extension JSONModelCodec {
             "minValue", "maxValue", "minDate", "maxDate", "regularExpression", "usesScalarValueType",
             "valueTransformerName", "customClassName", "allowsExternalBinaryDataStorage",
             "preservesValueInHistoryOnDeletion", "indexedBySpotlight", "storedInExternalRecord",
-            "allowsCloudEncryption", "indexed", "composite", "renamingIdentifier", "versionHashModifier", "syncable",
-            "userInfo",
+            "allowsCloudEncryption", "indexed", "composite", "elements", "renamingIdentifier", "versionHashModifier",
+            "syncable", "userInfo",
         ], context: .init(entity: entity), named: \.property)
         let name = try object.requiredString("name")
         object.context.property = name
@@ -133,6 +133,10 @@ extension JSONModelCodec {
         attribute.allowsCloudEncryption = try object.bool("allowsCloudEncryption")
         attribute.isIndexed = try object.bool("indexed")
         attribute.compositeName = try object.string("composite")
+        for (index, child) in try object.array("elements").enumerated() {
+            attribute.compositeElements.append(try self.attribute(from: child, path: "\(path).elements[\(index)]",
+                                                                  entity: entity, reader: reader))
+        }
         attribute.renamingIdentifier = try object.string("renamingIdentifier")
         attribute.versionHashModifier = try object.string("versionHashModifier")
         attribute.syncable = try object.optionalBool("syncable")

@@ -75,6 +75,7 @@ extension JSONModelCodec {
         members.flag("allowsCloudEncryption", attribute.allowsCloudEncryption)
         members.flag("indexed", attribute.isIndexed)
         members.text("composite", attribute.compositeName)
+        members.array("elements", attribute.compositeElements.map(tree(of:)))
         members.text("renamingIdentifier", attribute.renamingIdentifier)
         members.text("versionHashModifier", attribute.versionHashModifier)
         members.optionalFlag("syncable", attribute.syncable)

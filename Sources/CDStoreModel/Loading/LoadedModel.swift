@@ -8,6 +8,8 @@ package enum ModelFormat: String, Sendable {
     case json
     /// A compiled model (`.momd`, `.mom`).
     case compiled
+    /// SwiftData `@Model` classes in Swift source files (a `.swift` file or a folder of them).
+    case swiftSource
     /// The model cached inside a store.
     case storeCache
     /// A model read from a store's tables, for a store that carries none (no model was given either).

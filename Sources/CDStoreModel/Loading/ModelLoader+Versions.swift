@@ -45,6 +45,8 @@ extension ModelLoader {
                 loaded.availableVersions = names
                 return loaded
             }
+        case (.swiftSource, _):
+            load = { name in try SwiftModelReader.load(url, version: name) }
         default:
             return ModelVersions(versions: [current], currentIndex: 0)
         }

@@ -10,6 +10,9 @@ import Foundation
 /// - `X.json`: cdstore's JSON model (`cdstore model compile` writes it).
 /// - `X.momd`: a compiled model folder; `version` picks a `.mom`, else `VersionInfo.plist`'s current version.
 /// - `X.mom`: one compiled model version.
+/// - `X.swift`, or a folder of `.swift` files: SwiftData `@Model` classes (``SwiftModelReader``); `version`
+///   picks a `VersionedSchema` by type name or identifier, or a `Schema(…)`/`ModelContainer(for:)` literal by
+///   the name of the declaration holding it.
 ///
 /// Core Data equivalent: `NSManagedObjectModel(contentsOf:)`.
 package enum ModelLoader {
@@ -27,8 +30,10 @@ package enum ModelLoader {
             case "xcdatamodel": return try loadVersion(url)
             case "momd": return try CompiledModelLoader.loadMomd(url, version: version)
             default:
+                if SwiftModelReader.isSourceFolder(url) { return try SwiftModelReader.load(url, version: version) }
                 throw ModelError(.unsupportedFormat,
-                                 "a folder that is not a model (expected .xcdatamodeld, .xcdatamodel or .momd)", file: path)
+                                 "a folder that is not a model (expected .xcdatamodeld, .xcdatamodel, .momd or a "
+                                 + "folder of SwiftData .swift sources)", file: path)
             }
         }
         if url.lastPathComponent == "contents" {
@@ -37,6 +42,7 @@ package enum ModelLoader {
         if url.lastPathComponent == "elements" {
             throw legacyModelError(url.deletingLastPathComponent())
         }
+        if ext == "swift" { return try SwiftModelReader.load(url, version: version) }
         let data = try Data(contentsOf: url)
         if ext == "mom" || data.starts(with: Array("bplist00".utf8)) {
             return try CompiledModelLoader.loadMom(url)
@@ -48,7 +54,8 @@ package enum ModelLoader {
             return try readContents(url, versionName: nil)
         }
         throw ModelError(.unsupportedFormat,
-                         "not a model cdstore can read (expected .xcdatamodeld, .xcdatamodel, contents, .momd, .mom or .json)",
+                         "not a model cdstore can read (expected .xcdatamodeld, .xcdatamodel, contents, .momd, .mom, .json "
+                         + "or SwiftData .swift sources)",
                          file: path)
     }
 
@@ -97,7 +104,9 @@ package enum ModelLoader {
     }
 
     private static func readContents(_ file: URL, versionName: String?) throws -> LoadedModel {
-        var loaded = try XcodeModelReader.read(try Data(contentsOf: file), file: file)
+        let data = try Data(contentsOf: file)
+        var loaded = try XcodeModelReader.read(data, file: file)
+        XcodeCompositeDefinitions.resolve(&loaded, contents: data)
         loaded.versionName = versionName
         return loaded
     }

@@ -45,9 +45,11 @@ package enum XcodeModelWriter {
 
     /// The `contents` XML of `model`, UTF-8.
     package static func contents(of model: ManagedObjectModel) -> Data {
+        var model = model
+        let composites = nameComposites(&model)
         var root = ModelXMLElement("model")
         root.attributes = modelAttributes(model)
-        root.children = model.entities.map(entityElement)
+        root.children = model.entities.map(entityElement) + composites
         root.children += model.fetchRequests.map { fetchRequestElement($0) }
         for configuration in model.configurations {
             var element = ModelXMLElement("configuration")

@@ -52,6 +52,10 @@ public struct Attribute: Sendable, Equatable {
     public var isIndexed: Bool = false
     /// The name of the composite type of a Composite attribute (XML `composite`).
     package var compositeName: String? = nil
+    /// The elements of a Composite attribute (`NSCompositeAttributeDescription.elements`), each an attribute
+    /// of its own (a SwiftData Codable struct's stored properties). Core Data flattens them into columns of the
+    /// entity's table and hashes the composite from them alone; empty for every other type.
+    package var compositeElements: [Attribute] = []
     /// The attribute's name in an earlier model version, for migration (XML `elementID`).
     public var renamingIdentifier: String? = nil
     /// Text mixed into the version hash to force a new version (XML `versionHashModifier`).

@@ -25,8 +25,11 @@ struct RecordEncoder {
         let kind: Kind
         /// Result column of the value (0 is `Z_PK`, 1 is `Z_ENT`).
         let column: Int32
-        /// Where `,"name":` (JSON) is in ``keys``.
+        /// Where `,"name":` (JSON) is in ``keys``; for the first element of a composite attribute it also opens
+        /// the composite's object (`,"home":{"street":`).
         let key: Range<Int>
+        /// How many composite objects close after this value (JSON).
+        var closers = 0
     }
 
     /// One cell of a CSV line, or (JSON) nothing: JSON writes fields then relationships in order.
@@ -63,12 +66,24 @@ struct RecordEncoder {
         let columns = query.valueColumns[entityNumber] ?? []
         attributes = columns.map(\.attribute)
         var keys: [UInt8] = []
-        fields = columns.enumerated().map { index, column in
+        // A composite's elements come together, named by path (`home.city`): JSON nests them in an object.
+        let groups = columns.map { $0.attribute.name.split(separator: ".").dropLast().map(String.init) }
+        func shared(_ a: [String], _ b: [String]) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        var built: [Field] = []
+        for (index, column) in columns.enumerated() {
             let start = keys.count
-            keys += Array(("," + JSONText.quoted(column.attribute.name) + ":").utf8)
-            return Field(attribute: index, kind: Self.kind(of: column.attribute), column: Int32(column.position),
-                         key: start..<keys.count)
+            let group = groups[index]
+            let open = shared(index > 0 ? groups[index - 1] : [], group)
+            let leaf = column.attribute.name.split(separator: ".").last.map(String.init) ?? column.attribute.name
+            keys += Array(",".utf8)
+            for name in group[open...] { keys += Array((JSONText.quoted(name) + ":{").utf8) }
+            keys += Array((JSONText.quoted(leaf) + ":").utf8)
+            var field = Field(attribute: index, kind: Self.kind(of: column.attribute), column: Int32(column.position),
+                              key: start..<keys.count)
+            field.closers = group.count - shared(group, index + 1 < groups.count ? groups[index + 1] : [])
+            built.append(field)
         }
+        fields = built
         self.keys = keys
         nameEntity = style.nameEntity
         let prefix = "x-coredata://\(store.metadata.uuid)/\(name)/p"
@@ -133,6 +148,7 @@ struct RecordEncoder {
                     for field in fields {
                         out.append(UnsafeBufferPointer(rebasing: keys[field.key]))
                         try writeValue(field, statement, json: true, to: out)
+                        for _ in 0..<field.closers { out.append(UInt8(ascii: "}")) }
                     }
                 }
             }

@@ -38,8 +38,16 @@ struct GraphValidation {
 
     /// The relationships of `entity` that have rules to check.
     private func rules(of entity: Entity) -> [Relationship] {
-        store.model.relationships(of: entity).filter { relationship in
-            !relationship.isTransient && (!relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 1)
+        // SwiftData makes `var items: [Item] = []` a non-optional to-many and saves it empty: the corpus CartKit
+        // store (written by SwiftData) holds a CartModel row with no items. A SwiftData model's non-optional
+        // to-many is therefore checked for its counts only.
+        let swiftData = store.model.fileSettings["usedWithSwiftData"] == "YES"
+        return store.model.relationships(of: entity).compactMap { relationship in
+            var relationship = relationship
+            if swiftData, relationship.isToMany { relationship.isOptional = true }
+            let checked = !relationship.isTransient
+                && (!relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 1)
+            return checked ? relationship : nil
         }
     }
 

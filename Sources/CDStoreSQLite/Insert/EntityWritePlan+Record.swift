@@ -20,6 +20,7 @@ extension EntityWritePlan {
     /// Sorts `fields` into attributes and relationships. Keys that name nothing are errors (with a suggestion);
     /// `_entity` and `_id` are cdstore's own keys. With a JSON mapping the keys are read through it.
     func sort(_ fields: [(String, InputValue)], model: ManagedObjectModel) throws -> PlannedFields {
+        let fields = compositeAttributes.isEmpty ? fields : try expandingComposites(fields)
         var sorted = PlannedFields(attributes: Array(repeating: nil, count: columns.count))
         if let mapping {
             let values = try PropertyValues(fields: fields, entity: entity, model: model, mapping: mapping,

@@ -85,6 +85,9 @@ final class EntityWritePlan {
     /// ``insertSQL`` prepared on the connection of the write that uses this plan.
     var insertStatement: RawStatement?
     let mergeKeys: [MergeKey]
+    /// Composite attributes by name: a record gives one as an object (`"home": {"city": …}`), whose members go to
+    /// the element columns (slots named by path, `home.city`, which a record may also give directly).
+    let compositeAttributes: [String: Attribute]
     /// The JSON mapping of this entity, when one is in use.
     let mapping: JSONMapping.EntityMapping?
     /// Where input keys that name no property are counted, when they are ignored (``UnknownKeyPolicy``); nil
@@ -125,7 +128,9 @@ final class EntityWritePlan {
 
         var columns: [Column] = []
         var slots: [String: Int?] = [:]
-        for attribute in model.attributes(of: entity) {
+        var composites: [String: Attribute] = [:]
+        for attribute in model.attributes(of: entity).flatMap(Self.flattened) {
+            if attribute.type == .composite, !attribute.isTransient { composites[attribute.name] = attribute }
             guard !attribute.isTransient, let column = layout.attributeColumns[attribute.name] else {
                 if slots[attribute.name] == nil { slots[attribute.name] = .some(nil) }
                 continue
@@ -143,6 +148,7 @@ final class EntityWritePlan {
         }
         self.columns = columns
         attributeSlots = slots
+        compositeAttributes = composites
         properties = EntityProperties(entity, in: model)
         let relationshipList = model.relationships(of: entity)
         relationships = Dictionary(relationshipList.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

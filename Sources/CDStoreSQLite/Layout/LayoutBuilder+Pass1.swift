@@ -51,6 +51,42 @@ extension LayoutBuilder {
         for key in LTable(attributes.map(\.name)).keys where new.contains(key) {
             node.legacyTable.add(key)
         }
+        addCompositeElements(of: attributes, to: node)
+    }
+
+    /// Composite attributes are flattened (coredata-format.md §1.5): one column per element, named from the
+    /// element alone (`Z` + upper(element)), requested after the entity's other attributes so that a clash gives
+    /// the element the numeric suffix (`ZID` is the entity's `id`, `ZID1` an element `id`). The property is keyed
+    /// by its path (`address.city`), which is how the rest of the store layer names an element.
+    private func addCompositeElements(of attributes: [Attribute], to node: EntityNode) {
+        for attribute in attributes.sorted(by: { Self.utf16Precedes($0.name, $1.name) })
+        where attribute.type == .composite && !attribute.isTransient {
+            for (path, element) in Self.flattenedElements(of: attribute) {
+                guard node.sql[path] == nil, let type = Self.storedSQLType(element.type) else { continue }
+                let column = node.generator.unique(ColumnNaming.attributeBase(element.name))
+                let property = make(SQLProperty(kind: .attribute, name: path, entity: node))
+                property.column = column
+                property.sqlType = type
+                node.set(path, property)
+                addColumn(ColumnRecord(name: column, type: type, owner: node.number, group: .attribute,
+                                       sortName: element.name, sequence: 0), to: node)
+            }
+        }
+    }
+
+    /// The leaf elements of a composite with their paths (`address.city`; nested composites give longer paths),
+    /// each level in name order.
+    static func flattenedElements(of composite: Attribute, prefix: String = "") -> [(String, Attribute)] {
+        var result: [(String, Attribute)] = []
+        let path = prefix.isEmpty ? composite.name : prefix + "." + composite.name
+        for element in composite.compositeElements.sorted(by: { utf16Precedes($0.name, $1.name) }) {
+            if element.type == .composite {
+                result += flattenedElements(of: element, prefix: path)
+            } else {
+                result.append((path + "." + element.name, element))
+            }
+        }
+        return result
     }
 
     private func addRelationships(of node: EntityNode) {

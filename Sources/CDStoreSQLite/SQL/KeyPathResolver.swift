@@ -96,6 +96,10 @@ struct KeyPathResolver {
         for (index, key) in keys.enumerated() {
             let isLast = index == keys.count - 1
             if let attribute = model.attribute(key, of: current.entity) {
+                if attribute.type == .composite {
+                    return try compositeElement(attribute, keys: Array(keys[index...]), in: current, source: source,
+                                                whole: whole)
+                }
                 guard let column = current.layout.attributeColumns[key] else {
                     throw error("'\(key)' is transient and not stored, so it cannot be used in a predicate", current.entity)
                 }

@@ -46,7 +46,9 @@ struct QueryBuilder {
         var byEntity: [Int: (String, [Attribute])] = [:]
         for member in included {
             guard let memberLayout = layout.entity(named: member.name) else { continue }
-            let attributes = model.attributes(of: member).filter { memberLayout.attributeColumns[$0.name] != nil }
+            // A composite's elements are columns of their own, read under their paths (`home.city`).
+            let attributes = model.attributes(of: member).flatMap(EntityWritePlan.flattened)
+                .filter { memberLayout.attributeColumns[$0.name] != nil }
             byEntity[memberLayout.number] = (member.name, attributes)
             for attribute in attributes {
                 let column = memberLayout.attributeColumns[attribute.name]!
@@ -196,6 +198,6 @@ struct QueryBuilder {
         for (attribute, position) in columns {
             values.append((attribute.name, try AttributeCoding.objectValue(ExactText.value(statement, at: Int32(position)), for: attribute, externalData: externalData, entity: name)))
         }
-        return FetchedObject(primaryKey: pk, entity: name, values: values)
+        return FetchedObject(primaryKey: pk, entity: name, values: CompositeValues.folded(values))
     }
 }

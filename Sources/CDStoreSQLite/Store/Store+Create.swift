@@ -6,7 +6,8 @@ internal import GRDB
 extension Store {
     /// Creates a new, empty store laid out as Core Data lays out `loaded` (coredata-format.md §1.12): incremental
     /// auto-vacuum and 4 KiB pages before the first table, WAL, `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE` with
-    /// the model's cache (``keepModel(_:in:metadata:)``), the entity tables, join tables and indexes.
+    /// the model's cache (``keepModel(_:in:metadata:)``), the entity tables, join tables and indexes; for a
+    /// SwiftData model (read from `@Model` sources) also the persistent-history tables SwiftData creates.
     static func create(at path: String, loaded: LoadedModel, uuid: String?,
                        busyTimeout: TimeInterval = Store.defaultBusyTimeout) throws -> Store {
         let model = loaded.model
@@ -26,6 +27,10 @@ extension Store {
                     try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
                     warnings = try keepModel(model, in: db, metadata: &metadata)
                     for statement in layout.createStatements { try db.execute(sql: statement) }
+                    // SwiftData's containers track persistent history: its stores have the tables from the start.
+                    if loaded.format == .swiftSource {
+                        for statement in HistoryTables.createStatements { try db.execute(sql: statement) }
+                    }
                     for entity in layout.entities {
                         try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
                                        arguments: [entity.number, entity.name, entity.superNumber])

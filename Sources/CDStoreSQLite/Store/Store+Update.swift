@@ -101,7 +101,10 @@ struct UpdatePlan {
 
     private func target(_ assignment: UpdateAssignment, compiler: PredicateCompiler) throws -> Target {
         let key = assignment.key
-        guard let attribute = store.model.attribute(key, of: entity) else {
+        // `home.city` sets one element of a composite attribute (a column of its own).
+        guard let attribute = store.model.attribute(key, of: entity)
+                ?? store.model.attributes(of: entity).flatMap(EntityWritePlan.flattened).first(where: { $0.name == key })
+        else {
             if store.model.relationship(key, of: entity) != nil {
                 throw StoreError(.invalidInput, "update: '\(key)' is a relationship; update sets attributes only "
                                  + "(change relationships with insert or import)", entity: entity.name, property: key)

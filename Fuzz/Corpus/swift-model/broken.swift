@@ -1,0 +1,3 @@
+@Model class A {
+    var x: Int =
+}

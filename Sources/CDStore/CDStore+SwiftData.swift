@@ -1,0 +1,31 @@
+import CDStoreModel
+import Foundation
+
+extension CDStore.Model {
+    /// A SwiftData model read from Swift sources: a `.swift` file or a folder of them, whose `@Model` classes
+    /// (and the Codable structs and enums they use) are parsed, never compiled.
+    ///
+    /// A plain path does the same (`CDStore(path: p, model: "App/Models")`); this form also chooses among several
+    /// schemas. `version` picks a `VersionedSchema` by type name (`"SchemaV2"`) or identifier (`"2.0.0"`); the
+    /// latest is the default. `schema` picks, by the name of the declaration holding it, one of several
+    /// `Schema([…])` or `ModelContainer(for: …)` literals.
+    ///
+    /// ```swift
+    /// let store = try CDStore(path: "Seed.store", model: .swiftData("App/Models", version: "2.0.0"),
+    ///                         options: [.create])
+    /// ```
+    ///
+    /// A store created with such a model is laid out as SwiftData lays out its own (persistent-history tables
+    /// included), so the app opens it without a migration.
+    ///
+    /// - Throws: ``CDStoreError`` with code ``CDStoreError/Code/invalidModel`` for a file that does not parse
+    ///   (with its file, line and column) or a property type SwiftData cannot store (naming it and why), or
+    ///   ``CDStoreError/Code/cannotOpen`` when nothing is at the path.
+    ///
+    /// SwiftData equivalent: `Schema([…])` / `Schema(versionedSchema:)` handed to `ModelContainer`.
+    public static func swiftData(_ path: String, version: String? = nil, schema: String? = nil) throws -> Self {
+        try CDStoreError.wrapping {
+            .read(ReadModel(loaded: try SwiftModelReader.load(URL(fileURLWithPath: path), version: version, schema: schema)))
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import SwiftSyntax
+
+/// Turns collected `@Model` classes into entities as SwiftData does: one entity per class, named by the
+/// unqualified class name; stored properties become attributes or relationships; relationship inverses are
+/// inferred where both sides are unambiguous.
+struct SwiftModelBuilder {
+    let declarations: SwiftDeclarations
+    var warnings: [String] = []
+    var sourceMap = ModelSourceMap()
+
+    init(_ declarations: SwiftDeclarations) {
+        self.declarations = declarations
+    }
+
+    // MARK: Name lookup
+
+    /// The `@Model` class `written` names, seen from inside `scope` (innermost scopes first, then any class
+    /// whose qualified name ends with it).
+    func findClass(_ written: String, from scope: [String]) throws -> SwiftModelClass? {
+        try lookup(written, from: scope, in: declarations.classes, qualifiedName: \.qualifiedName, kind: "@Model class")
+    }
+
+    func valueType(_ written: String, from scope: [String]) throws -> SwiftValueType? {
+        try lookup(written, from: scope, in: declarations.valueTypes, qualifiedName: \.qualifiedName, kind: "type")
+    }
+
+    func lookup<T>(_ written: String, from scope: [String], in candidates: [T], qualifiedName: KeyPath<T, String>,
+                   kind: String) throws -> T? {
+        for depth in stride(from: scope.count, through: 0, by: -1) {
+            let name = (scope.prefix(depth) + [written]).joined(separator: ".")
+            if let exact = candidates.first(where: { $0[keyPath: qualifiedName] == name }) { return exact }
+        }
+        let matches = candidates.filter { $0[keyPath: qualifiedName].hasSuffix("." + written) }
+        if matches.count > 1 {
+            let names = matches.map { "'\($0[keyPath: qualifiedName])'" }.joined(separator: ", ")
+            throw ModelError(.unsupportedSwiftType, "the \(kind) '\(written)' is ambiguous: it may be \(names)")
+        }
+        return matches.first
+    }
+
+    // MARK: Entities
+
+    /// The entities of `classes` (already chosen and complete: every relationship destination is among them).
+    mutating func build(_ classes: [SwiftModelClass], versionIdentifier: String) throws -> ManagedObjectModel {
+        var entities: [Entity] = []
+        var explicitInverses: [(entity: String, relationship: String, inverse: (entity: String, name: String))] = []
+        for modelClass in classes {
+            if let clash = entities.first(where: { $0.name == modelClass.name }) {
+                throw ModelError(.unsupportedSwiftType,
+                                 "two @Model classes give the entity name '\(clash.name)' (SwiftData names an entity "
+                                 + "by the unqualified class name)", file: modelClass.location.file,
+                                 line: modelClass.location.line, column: modelClass.location.column)
+            }
+            var entity = Entity(name: modelClass.name)
+            if let parent = modelClass.superclass, let parentClass = try findClass(parent, from: modelClass.scope) {
+                entity.parentName = parentClass.name
+            }
+            sourceMap.entities[entity.name] = .init(line: modelClass.location.line, column: modelClass.location.column)
+            for property in modelClass.properties {
+                sourceMap.properties["\(entity.name).\(property.name)"] =
+                    .init(line: property.location.line, column: property.location.column)
+                let inverse = try addProperty(property, of: modelClass, to: &entity)
+                if let inverse { explicitInverses.append((entity.name, property.name, inverse)) }
+            }
+            try applyMacros(modelClass, to: &entity)
+            entities.append(entity)
+        }
+        var model = ManagedObjectModel(entities: entities, versionIdentifiers: [versionIdentifier],
+                                       fileSettings: ["sourceLanguage": "Swift", "usedWithSwiftData": "YES"])
+        SwiftInverseInference.link(&model, explicit: explicitInverses)
+        return model
+    }
+
+    /// Adds one stored property; returns the inverse an `@Relationship(inverse: \Other.name)` names.
+    private mutating func addProperty(_ property: SwiftPropertyDeclaration, of modelClass: SwiftModelClass,
+                                      to entity: inout Entity) throws -> (entity: String, name: String)? {
+        guard let type = property.type else {
+            throw error("cannot tell the type of '\(property.name)': give it a type annotation", property, entity.name)
+        }
+        let (base, isOptional) = type.unwrapped
+        var destinationType: SwiftTypeReference?
+        var isToMany = false
+        switch base {
+        case .array(let element), .set(let element):
+            if case .named(let name, []) = element.unwrapped.type, try findClass(name, from: modelClass.scope) != nil {
+                destinationType = element.unwrapped.type
+                isToMany = true
+            }
+        case .named(let name, []):
+            if try findClass(name, from: modelClass.scope) != nil { destinationType = base }
+        default: break
+        }
+        if case .named(let name, _)? = destinationType, let destination = try findClass(name, from: modelClass.scope) {
+            var relationship = Relationship(name: property.name, destination: destination.name, isToMany: isToMany)
+            relationship.isOptional = isOptional
+            relationship.maxCount = isToMany ? 0 : 1
+            let inverse = try SwiftPropertyOptions.applyRelationship(property.relationship, to: &relationship,
+                                                                     from: modelClass.scope, builder: self)
+            if property.attribute != nil {
+                warnings.append(place(property) + "@Attribute on relationship '\(property.name)' is ignored")
+            }
+            entity.relationships.append(relationship)
+            return inverse
+        }
+        if property.relationship != nil {
+            throw error("@Relationship on '\(property.name)', whose type '\(type)' is not a @Model class or an array "
+                        + "of one", property, entity.name)
+        }
+        var attribute: Attribute
+        do {
+            attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: modelClass.scope)
+        } catch let problem as SwiftAttributeMapping.Problem {
+            throw error("'\(property.name)' has type '\(problem.type)', which SwiftData cannot store: \(problem.why)",
+                        property, entity.name)
+        }
+        let options = try SwiftPropertyOptions.applyAttribute(property.attribute, to: &attribute)
+        if options.isUnique { entity.uniquenessConstraints.append([property.name]) }
+        if let initializer = property.initializer, attribute.type != .composite {
+            attribute.defaultValue = SwiftPropertyOptions.literalDefault(initializer, type: attribute.type)
+        }
+        entity.attributes.append(attribute)
+        return nil
+    }
+
+    /// `#Unique<T>([\.a, \.b], [\.c])` and `#Index<T>([\.a], …)` in the class body.
+    private func applyMacros(_ modelClass: SwiftModelClass, to entity: inout Entity) throws {
+        for macro in modelClass.macros {
+            var groups: [[String]] = []
+            for argument in macro.arguments {
+                let paths = SwiftPropertyOptions.keyPaths(argument.expression)
+                if !paths.isEmpty { groups.append(paths) }
+            }
+            let names = Set(entity.attributes.map(\.name) + entity.relationships.map(\.name))
+            for group in groups {
+                if let unknown = group.first(where: { !names.contains($0) }) {
+                    let where_ = location(macro, in: modelClass)
+                    throw ModelError(.unsupportedSwiftType,
+                                     "#\(macro.macroName.text) names '\(unknown)', which is not a stored property",
+                                     file: where_.file, line: where_.line, column: where_.column, entity: entity.name)
+                }
+                if macro.macroName.text == "Unique" {
+                    if !entity.uniquenessConstraints.contains(group) { entity.uniquenessConstraints.append(group) }
+                } else {
+                    // The index is named after its properties (`Z_Trip_name_startDate` in SQL).
+                    entity.fetchIndexes.append(FetchIndex(name: group.joined(separator: "_"),
+                                                          elements: group.map { .init(property: $0) }))
+                }
+            }
+        }
+    }
+
+    private func location(_ node: some SyntaxProtocol, in modelClass: SwiftModelClass) -> SwiftSourceLocation {
+        // Macros are reported at their class: the converter of their file is not kept.
+        modelClass.location
+    }
+
+    private func place(_ property: SwiftPropertyDeclaration) -> String {
+        "\(property.location.file):\(property.location.line):\(property.location.column): "
+    }
+
+    private func error(_ message: String, _ property: SwiftPropertyDeclaration, _ entity: String) -> ModelError {
+        ModelError(.unsupportedSwiftType, message, file: property.location.file, line: property.location.line,
+                   column: property.location.column, entity: entity, property: property.name)
+    }
+}

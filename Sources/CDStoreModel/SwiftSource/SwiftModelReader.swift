@@ -1,0 +1,100 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// Reads a SwiftData model from Swift sources: the `@Model` classes of a `.swift` file or of every `.swift`
+/// file under a folder, parsed with swift-syntax and never compiled or run.
+///
+/// Which classes make the model, as SwiftData decides it:
+/// - `version` given: the `VersionedSchema` whose type name or identifier (`Schema.Version(1, 0, 0)` →
+///   "1.0.0") it is, and its `models`.
+/// - else a literal `Schema([A.self, …])`, `Schema(versionedSchema: V.self)`, `ModelContainer(for: A.self, …)`
+///   or `.modelContainer(for: …)` in the sources (`schema` names the enclosing declaration when there are
+///   several);
+/// - else the latest `VersionedSchema` (the last of the `SchemaMigrationPlan`'s `schemas`, or the highest
+///   identifier);
+/// - else every `@Model` class.
+///
+/// The chosen classes bring in every class they reach through relationships and superclasses. The version
+/// identifier is the schema's, or "1.0.0" (SwiftData's default) without one.
+///
+/// Core Data equivalent: `NSManagedObjectModel.makeManagedObjectModel(for:)` on a SwiftData `Schema`.
+package enum SwiftModelReader {
+    /// Reads the `.swift` file or the folder of `.swift` files at `url`.
+    ///
+    /// - Throws: ``ModelError`` with code `malformedSwift` (a file that does not parse: file, line, column and
+    ///   what was expected), `unsupportedSwiftType` (a property type SwiftData cannot store, with its name and
+    ///   why), `unknownVersion` (`version` or `schema` names nothing in the sources) or `fileNotFound`.
+    package static func load(_ url: URL, version: String? = nil, schema: String? = nil) throws -> LoadedModel {
+        let files = try sourceFiles(at: url)
+        var sources: [(file: String, text: String)] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw ModelError(.fileNotFound, "cannot read this file", file: file.path)
+            }
+            sources.append((file.path, String(decoding: data, as: UTF8.self)))
+        }
+        return try read(sources, origin: url, version: version, schema: schema)
+    }
+
+    /// Reads a model from source texts (each with the file name its errors name).
+    package static func read(_ sources: [(file: String, text: String)], origin: URL, version: String? = nil,
+                            schema: String? = nil) throws -> LoadedModel {
+        var declarations = SwiftDeclarations()
+        for source in sources {
+            if let problem = SwiftBracketDepth.check(source.text, file: source.file) { throw problem }
+            let tree = Parser.parse(source: source.text)
+            if let problem = SwiftSyntaxProblem.first(in: tree, file: source.file) { throw problem }
+            let collector = SwiftDeclarationCollector(file: source.file, tree: tree)
+            collector.walk(tree)
+            declarations.merge(collector.found)
+        }
+        var builder = SwiftModelBuilder(declarations)
+        let choice = try SwiftSchemaChoice.choose(in: declarations, version: version, schema: schema, builder: builder)
+        let model = try builder.build(choice.classes, versionIdentifier: choice.identifier)
+        var loaded = LoadedModel(model: model, file: origin, format: .swiftSource, versionName: choice.versionName,
+                                 availableVersions: choice.availableVersions,
+                                 warnings: builder.warnings + choice.warnings, sourceMap: builder.sourceMap)
+        loaded.propertyOrder = [:]
+        return loaded
+    }
+
+    /// The `.swift` files at `url`: the file itself, or every one under the folder (hidden folders and
+    /// `.build` skipped), in path order so a model reads the same on every machine.
+    package static func sourceFiles(at url: URL) throws -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ModelError(.fileNotFound, "no Swift sources at this path", file: url.path)
+        }
+        guard isDirectory.boolValue else { return [url] }
+        var files: [URL] = []
+        let keys: [URLResourceKey] = [.isDirectoryKey]
+        guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys,
+                                                          options: [.skipsHiddenFiles]) else { return [] }
+        for case let file as URL in walker {
+            if file.lastPathComponent == ".build" || file.pathExtension == "xcdatamodeld" {
+                walker.skipDescendants()
+                continue
+            }
+            if file.pathExtension == "swift" { files.append(file) }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Whether the folder at `url` holds any `.swift` file (so the model loader can tell a sources folder).
+    package static func isSourceFolder(_ url: URL) -> Bool {
+        (try? sourceFiles(at: url).isEmpty == false) ?? false
+    }
+}
+
+extension SwiftDeclarations {
+    mutating func merge(_ other: SwiftDeclarations) {
+        classes += other.classes
+        valueTypes += other.valueTypes
+        protocols.merge(other.protocols) { first, _ in first }
+        extensionConformances.merge(other.extensionConformances) { $0 + $1 }
+        versionedSchemas += other.versionedSchemas
+        migrationPlans += other.migrationPlans
+        schemaLiterals += other.schemaLiterals
+    }
+}

@@ -1,0 +1,150 @@
+/// Which `@Model` classes make the model, and its version (see ``SwiftModelReader``).
+struct SwiftSchemaChoice {
+    var classes: [SwiftModelClass]
+    var identifier: String
+    /// The chosen `VersionedSchema`'s type name, when one was chosen.
+    var versionName: String?
+    /// Every `VersionedSchema`'s type name, oldest first.
+    var availableVersions: [String]
+    var warnings: [String] = []
+
+    static func choose(in declarations: SwiftDeclarations, version: String?, schema: String?,
+                       builder: SwiftModelBuilder) throws -> SwiftSchemaChoice {
+        let versions = orderedVersions(declarations)
+        let names = versions.map(\.name)
+        // `--model-version` also names a schema literal, for sources with several and no versioned schema.
+        if let version, schema == nil, !versions.contains(where: { $0.name == version || $0.identifier == version }),
+           declarations.schemaLiterals.contains(where: { $0.name == version }) {
+            return try choose(in: declarations, version: nil, schema: version, builder: builder)
+        }
+        if let version {
+            guard let picked = versions.first(where: { $0.name == version || $0.qualifiedName == version
+                                                        || $0.identifier == version }) else {
+                let known = versions.map { "'\($0.name)' (\($0.identifier ?? "no identifier"))" }
+                throw ModelError(.unknownVersion, "no VersionedSchema is named or numbered '\(version)'"
+                                 + (known.isEmpty ? "; the sources declare none" : "; the sources declare "
+                                    + known.joined(separator: ", ")))
+            }
+            return try versioned(picked, names: names, builder: builder)
+        }
+        let literals = declarations.schemaLiterals
+        if !literals.isEmpty {
+            var chosen = literals
+            if let schema {
+                chosen = literals.filter { $0.name == schema }
+                guard !chosen.isEmpty else {
+                    let known = Set(literals.map(\.name)).sorted().map { "'\($0)'" }.joined(separator: ", ")
+                    throw ModelError(.unknownVersion, "no Schema or ModelContainer literal is in a declaration named "
+                                     + "'\(schema)'; the sources have them in \(known)")
+                }
+            }
+            var warnings: [String] = []
+            let distinct = Set(chosen.map { $0.models.joined(separator: ",") + "|" + ($0.versionedSchema ?? "") })
+            if distinct.count > 1 {
+                warnings.append("the sources hand SwiftData different sets of models (in "
+                                + chosen.map { "'\($0.name)'" }.joined(separator: ", ")
+                                + "); the model holds them all (give one of those names as the model version "
+                                + "to use only its models)")
+            }
+            var roots: [SwiftModelClass] = []
+            var identifier: String?
+            var versionName: String?
+            for literal in chosen {
+                if let schemaName = literal.versionedSchema {
+                    guard let picked = try builder.lookup(schemaName, from: literal.scope, in: versions,
+                                                          qualifiedName: \.qualifiedName, kind: "VersionedSchema")
+                    else { continue }
+                    roots += try classes(picked.models, from: picked.scope + [picked.name], builder: builder)
+                    identifier = picked.identifier
+                    versionName = picked.name
+                } else {
+                    roots += try classes(literal.models, from: literal.scope, builder: builder)
+                }
+            }
+            if identifier == nil, let match = versions.first(where: { candidate in
+                let members = (try? classes(candidate.models, from: candidate.scope + [candidate.name], builder: builder)) ?? []
+                return Set(members.map(\.qualifiedName)) == Set(roots.map(\.qualifiedName))
+            }) {
+                identifier = match.identifier
+                versionName = match.name
+            }
+            return SwiftSchemaChoice(classes: try reachable(roots, builder: builder), identifier: identifier ?? "1.0.0",
+                                     versionName: versionName, availableVersions: names, warnings: warnings)
+        }
+        if let latest = versions.last {
+            return try versioned(latest, names: names, builder: builder)
+        }
+        return SwiftSchemaChoice(classes: declarations.classes, identifier: "1.0.0", versionName: nil,
+                                 availableVersions: [])
+    }
+
+    private static func versioned(_ schema: SwiftVersionedSchema, names: [String],
+                                  builder: SwiftModelBuilder) throws -> SwiftSchemaChoice {
+        let roots = try classes(schema.models, from: schema.scope + [schema.name], builder: builder)
+        return SwiftSchemaChoice(classes: try reachable(roots, builder: builder),
+                                 identifier: schema.identifier ?? "1.0.0", versionName: schema.name,
+                                 availableVersions: names)
+    }
+
+    /// The versioned schemas, oldest first: in the order of the first migration plan's `schemas`, the others
+    /// after them by identifier.
+    static func orderedVersions(_ declarations: SwiftDeclarations) -> [SwiftVersionedSchema] {
+        var unique: [SwiftVersionedSchema] = []
+        for schema in declarations.versionedSchemas {
+            // An extension may add to a schema declared elsewhere.
+            if let index = unique.firstIndex(where: { $0.qualifiedName == schema.qualifiedName }) {
+                unique[index].models += schema.models
+            } else {
+                unique.append(schema)
+            }
+        }
+        let planned = declarations.migrationPlans.first?.schemas ?? []
+        func rank(_ schema: SwiftVersionedSchema) -> Int {
+            planned.firstIndex { $0 == schema.name || $0 == schema.qualifiedName || $0.hasSuffix("." + schema.name) }
+                ?? planned.count
+        }
+        return unique.sorted { a, b in
+            let (ra, rb) = (rank(a), rank(b))
+            if ra != rb { return ra < rb }
+            return numeric(a.identifier).lexicographicallyPrecedes(numeric(b.identifier))
+        }
+    }
+
+    private static func numeric(_ identifier: String?) -> [Int] {
+        (identifier ?? "").split(separator: ".").map { Int($0) ?? 0 }
+    }
+
+    private static func classes(_ written: [String], from scope: [String],
+                                builder: SwiftModelBuilder) throws -> [SwiftModelClass] {
+        try written.map { name in
+            guard let found = try builder.findClass(name, from: scope) else {
+                throw ModelError(.unsupportedSwiftType, "'\(name).self' names no @Model class of these sources")
+            }
+            return found
+        }
+    }
+
+    /// `roots` and every class they reach through relationships and superclasses, roots first.
+    static func reachable(_ roots: [SwiftModelClass], builder: SwiftModelBuilder) throws -> [SwiftModelClass] {
+        var result: [SwiftModelClass] = []
+        var pending = roots
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            guard !result.contains(where: { $0.qualifiedName == next.qualifiedName }) else { continue }
+            result.append(next)
+            if let parent = next.superclass, let parentClass = try builder.findClass(parent, from: next.scope) {
+                pending.append(parentClass)
+            }
+            for property in next.properties {
+                guard let type = property.type else { continue }
+                var base = type.unwrapped.type
+                if case .array(let element) = base { base = element.unwrapped.type }
+                if case .set(let element) = base { base = element.unwrapped.type }
+                if case .named(let name, []) = base, let found = try builder.findClass(name, from: next.scope) {
+                    pending.append(found)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,54 @@
+import CDStore
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// The library with a SwiftData model read from sources: a folder path, or `.swiftData(_:version:schema:)`, and
+/// composite values given and read as dictionaries.
+@Suite struct SwiftDataLibraryTests {
+    static let source = """
+        struct Address: Codable { var street: String; var city: String? }
+        enum V1: VersionedSchema {
+            static var versionIdentifier = Schema.Version(1, 0, 0)
+            static var models: [any PersistentModel.Type] { [Person.self] }
+            @Model final class Person { var name: String; init() {} }
+        }
+        enum V2: VersionedSchema {
+            static var versionIdentifier = Schema.Version(2, 0, 0)
+            static var models: [any PersistentModel.Type] { [Person.self] }
+            @Model final class Person { var name: String; var home: Address?; init() {} }
+        }
+        """
+
+    func folder() throws -> URL {
+        let folder = try temporaryDirectory().appendingPathComponent("Models")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(Self.source.utf8).write(to: folder.appendingPathComponent("Models.swift"))
+        return folder
+    }
+
+    @Test func aSourcesFolderIsAModel() throws {
+        let models = try folder()
+        let path = models.deletingLastPathComponent().appendingPathComponent("App.store").path
+        let store = try CDStore(path: path, model: .path(models.path), options: [.create])
+        let cities = try store.write { ctx in
+            try ctx.insert("Person", ["name": "Ann", "home": ["street": "1 Rue de Rivoli", "city": "Paris"]])
+            try ctx.insert("Person", ["name": "Bo", "home": nil])
+            return try ctx.fetch("Person", where: "home.city == %@", "Paris").map { person -> String? in
+                let home: [String: String]? = person["home"]
+                return home?["street"]
+            }
+        }
+        #expect(cities == ["1 Rue de Rivoli"])
+    }
+
+    @Test func anOlderVersionIsChosenByIdentifier() throws {
+        let models = try folder()
+        let path = models.deletingLastPathComponent().appendingPathComponent("Old.store").path
+        let store = try CDStore(path: path, model: try .swiftData(models.path, version: "1.0.0"), options: [.create])
+        #expect(throws: CDStoreError.self) {
+            try store.write { ctx in try ctx.insert("Person", ["name": "Ann", "home": ["street": "x"]]) }
+        }
+        #expect(throws: CDStoreError.self) { try CDStore.Model.swiftData(models.path, version: "9.9.9") }
+    }
+}
