@@ -34,7 +34,7 @@ import Testing
             try CompiledModelLoader.decode(Data("hello".utf8), file: URL(fileURLWithPath: "/tmp/x.mom"))
         }
         #expect(text.code == .unsupportedFormat)
-        #expect(text.description == "/tmp/x.mom: not a keyed archive (no dictionary at the top)")
+        #expect(text.description == "/tmp/x.mom: not a property list (cdstore reads binary bplist00 and XML property lists)")
     }
 
     @Test func archiveOfSomethingElse() throws {

@@ -51,13 +51,12 @@ struct PropertyListDepthTests {
         #expect(try PropertyListReader.read(Self.bplist(shared)) == .array([.array([]), .array([])]))
     }
 
-    /// Foundation reads old-style (OpenStep) property lists nested 513 deep; the conversion stops at 512.
-    @Test func foundationPlistsNestedDeeperThanTheLimit() throws {
+    /// Old-style (OpenStep) property lists, which only Foundation's parser read, are refused however deep they
+    /// nest (issue 31: no property list goes through Foundation's text parsers any more).
+    @Test func openStepPlistsAreRefusedNotParsed() throws {
         let text = String(repeating: "(", count: 513) + String(repeating: ")", count: 513)
         let error = #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(Data(text.utf8)) }
-        #expect(error?.description == "property list nests more than 512 containers deep")
-        let ok = String(repeating: "(", count: 512) + String(repeating: ")", count: 512)
-        _ = try PropertyListReader.read(Data(ok.utf8))
+        #expect(error?.description == "not a property list (cdstore reads binary bplist00 and XML property lists)")
     }
 
     /// A keyed archive of NSArrays (a Transformable value), `count` deep, the innermost empty.

@@ -98,7 +98,7 @@ struct GraphStorageTests {
             try store.fetch(ObjectFetchRequest(entity: "Person", relationships: .counts))
                 .map { "\(Store.text($0["name"]!))=\(Store.text($0["friends"]!))" }
         }
-        let expected = ["Ann=integer(1)", "Max=integer(1)", "Cy=integer(0)", "Bo=integer(3)", "Di=integer(1)"]
+        let expected = ["Ann=1", "Max=1", "Cy=0", "Bo=3", "Di=1"]
         #expect(try counts() == expected)
         // Both directions are readable from the join table's own column, as the predicate compiler reads it.
         #expect(try store.rows("SELECT REFLEXIVE FROM Z_5FRIENDS WHERE Z_5FRIENDS = 5 ORDER BY 1") == ["1", "2", "6"])
@@ -111,7 +111,7 @@ struct GraphStorageTests {
         #expect(try counts() == expected)
         // Replacing Bo's friends drops Ann's and Max's side too.
         try store.insertJSON("Person", #"{"email":"bo@x","friends":[{"_ref":{"name":"Cy"}}]}"#, upsert: true)
-        #expect(try counts() == ["Ann=integer(0)", "Max=integer(0)", "Cy=integer(1)", "Bo=integer(1)", "Di=integer(0)"])
+        #expect(try counts() == ["Ann=0", "Max=0", "Cy=1", "Bo=1", "Di=0"])
         // A person cannot be counted twice, whichever side wrote the pair.
         let rows = try store.rows("SELECT Z_5FRIENDS, REFLEXIVE FROM Z_5FRIENDS ORDER BY 1, 2")
         #expect(rows == ["3|5", "5|3"])
@@ -147,7 +147,7 @@ struct GraphStorageTests {
         #expect(try store.rows("SELECT ZNAME, ZORGANIZATION FROM ZPARTY WHERE Z_ENT BETWEEN 5 AND 7 ORDER BY Z_PK")
                 == ["Ann|4", "Max|4", "Cy|5"])
         #expect(try store.values(ObjectFetchRequest(entity: "Organization", relationships: .counts), "members")
-                == ["integer(2)", "integer(1)"])
+                == ["2", "1"])
     }
 }
 

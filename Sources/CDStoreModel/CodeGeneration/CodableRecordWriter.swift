@@ -89,15 +89,15 @@ struct CodableRecordWriter {
         lines.append("/// An object of the entity \(entity.name), for `ctx.fetch(\(entity.name).self)` and `ctx.insert(_:)`.")
         lines.append("public struct \(entity.name): EntityRecord, Codable, Equatable, Sendable {")
         lines.append("    /// The entity these records are objects of.")
-        lines.append("    package static let entityName = \(CodeNames.swiftString(entity.name))")
+        lines.append("    public static let entityName = \(CodeNames.swiftString(entity.name))")
         lines.append("")
         if !hasOwnObjectID {
             lines.append("    /// The object's ID; nil for a record not yet inserted.")
-            lines.append("    package var objectID: ObjectID?")
+            lines.append("    public var objectID: ObjectID?")
         }
         for field in fields {
             if let note = field.note { lines.append("    /// \(note)") }
-            lines.append("    package var \(CodeNames.swiftIdentifier(field.name)): \(field.type)")
+            lines.append("    public var \(CodeNames.swiftIdentifier(field.name)): \(field.type)")
         }
         lines.append("")
         var parameters = hasOwnObjectID ? [] : ["objectID: ObjectID? = nil"]

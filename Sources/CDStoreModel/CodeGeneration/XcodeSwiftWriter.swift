@@ -40,13 +40,13 @@ struct XcodeSwiftWriter {
         var text = header.comment(fileName) + imports() + "\n\n"
         if modernImports { text += "public typealias \(name)CoreDataPropertiesSet = NSSet\n\n" }
         text += "extension \(name) {\n\n"
-        text += "    @nonobjc package class func fetchRequest() -> NSFetchRequest<\(name)> {\n"
+        text += "    @nonobjc public class func fetchRequest() -> NSFetchRequest<\(name)> {\n"
         text += "        return NSFetchRequest<\(name)>(entityName: \(CodeNames.swiftString(entity.name)))\n    }\n\n"
         for attribute in entity.attributes {
-            text += "    @NSManaged package var \(CodeNames.swiftIdentifier(attribute.name)): \(XcodeTypes.swift(attribute))\n"
+            text += "    @NSManaged public var \(CodeNames.swiftIdentifier(attribute.name)): \(XcodeTypes.swift(attribute))\n"
         }
         for relationship in entity.relationships {
-            text += "    @NSManaged package var \(CodeNames.swiftIdentifier(relationship.name)): \(type(of: relationship))\n"
+            text += "    @NSManaged public var \(CodeNames.swiftIdentifier(relationship.name)): \(type(of: relationship))\n"
         }
         text += "\n}\n"
         for relationship in entity.relationships where relationship.isToMany {
@@ -87,7 +87,7 @@ struct XcodeSwiftWriter {
         ]
         var text = "// MARK: Generated accessors for \(relationship.name)\nextension \(className) {\n\n"
         for (selector, signature) in methods {
-            text += "    @objc(\(selector))\n    @NSManaged package func \(signature)\n\n"
+            text += "    @objc(\(selector))\n    @NSManaged public func \(signature)\n\n"
         }
         return text + "}\n"
     }

@@ -63,7 +63,7 @@ extension XMLReader {
         guard skipSpace() else { throw error("expected a space and a quoted literal", at: i) }
         _ = try readLiteral()
         if isPublic {
-            guard skipSpace() else { throw error("expected a space and the system literal after the package identifier", at: i) }
+            guard skipSpace() else { throw error("expected a space and the system literal after the public identifier", at: i) }
             _ = try readLiteral()
         }
         return true
