@@ -67,7 +67,7 @@ struct REPLScriptTests {
             .mode wide
             .format xml
             """
-        try assertSnapshot(Self.transcript(try Self.repl(box, script), box), named: "repl-modes.txt")
+        try assertSnapshot(Sandbox.anonymized(Self.transcript(try Self.repl(box, script), box)), named: "repl-modes.txt")
     }
 
     /// Each failing statement says its line (a statement over several lines, its first), the others still run,

@@ -150,7 +150,7 @@ struct CodableRecordsTests {
         }
         let checkouts = Corpus.packageRoot.appendingPathComponent(".build/checkouts")
         if let maps = FileManager.default.enumerator(atPath: checkouts.path) {
-            for case let path as String in maps where path.hasSuffix("module.modulemap") && path.contains("GRDBSQLite") {
+            for case let path as String in maps where path.hasSuffix("module.modulemap") && (path.contains("GRDBSQLite") || path.contains("_SwiftSyntaxCShims")) {
                 flags += ["-Xcc", "-fmodule-map-file=" + checkouts.appendingPathComponent(path).path]
             }
         }
