@@ -17,15 +17,15 @@ extension CDStore {
     }
 }
 
-/// Runs Graphviz's `dot -Tsvg`.
-enum Graphviz {
+/// Runs Graphviz's `dot -Tsvg`: for ``CDStore/modelDiagramSVG()`` and the CLI's `model diagram --format svg`.
+package enum Graphviz {
     /// The `dot` executable on the `PATH`, or nil when Graphviz is not installed.
-    static var executable: String? {
+    package static var executable: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func svg(_ dot: String) throws -> Data {
+    package static func svg(_ dot: String) throws -> Data {
         guard let executable else {
             throw CDStoreError(.cannotOpen, "drawing the model as SVG runs Graphviz's dot, which is not installed "
                                + "(apt-get install graphviz, or brew install graphviz)")

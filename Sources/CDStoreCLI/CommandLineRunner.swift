@@ -63,6 +63,9 @@ public enum CommandLineRunner {
         case let error as CLIError:
             Console.error(error.message)
             return error.status.rawValue
+        case let error as CDStoreError:
+            Console.error(error.description)
+            return ExitStatus(error.code).rawValue
         case let error as StoreError:
             Console.error(error.description)
             switch error.code {
@@ -94,6 +97,17 @@ public enum CommandLineRunner {
             }
             Console.error(message.isEmpty ? String(describing: error) : message)
             return ExitStatus.badInput.rawValue
+        }
+    }
+}
+
+extension ExitStatus {
+    /// The exit status of a library error, by its code.
+    init(_ code: CDStoreError.Code) {
+        switch code {
+        case .modelMismatch, .noModel: self = .modelMismatch
+        case .cannotOpen, .busy, .diskFull: self = .cannotOpen
+        default: self = .badInput
         }
     }
 }

@@ -63,38 +63,14 @@ enum DiagramFormat: String, ExpressibleByArgument, CaseIterable {
     case mermaid, dot, svg
 }
 
-/// Renders DOT to SVG with Graphviz's `dot`, found on the `PATH`.
+/// Renders DOT to SVG with the library's Graphviz runner, saying in the command line's words what to do when
+/// Graphviz is missing.
 enum GraphvizRenderer {
-    /// The `dot` executable, or nil when Graphviz is not installed.
-    static var executable: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     static func svg(_ dot: String) throws -> Data {
-        guard let executable else {
+        guard Graphviz.executable != nil else {
             throw CLIError(status: .cannotOpen, message: "--format svg runs Graphviz's dot, which is not installed "
                            + "(apt-get install graphviz, or brew install graphviz); --format dot prints the graph to render")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-Tsvg"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
-        try process.run()
-        // Write and read at once: a large diagram fills the pipes both ways.
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(dot.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let svg = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError(status: .cannotOpen, message: "dot -Tsvg failed (exit status \(process.terminationStatus)): "
-                           + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        return svg
+        return try Graphviz.svg(dot)
     }
 }
