@@ -132,6 +132,17 @@ extension CDStore.Context {
         try perform(writing: true) { try store.update(request) }
     }
 
+    /// Sets attributes of the objects of `entity` that match a predicate (nil matches all) to values or to
+    /// expressions computed per object in SQL, validating every new value first, and returns how many objects
+    /// changed: `try ctx.update("Employee", where: "department.name == %@", "Sales",
+    /// assignments: [UpdateAssignment(parsing: "salary:=salary * 1.05")])`.
+    @discardableResult
+    public func update(_ entity: String, where format: String?, _ arguments: any ObjectValueConvertible...,
+                       assignments: [UpdateAssignment]) throws -> Int {
+        let request = UpdateRequest(entity: entity, predicate: try predicate(format, arguments), assignments: assignments)
+        return try perform(writing: true) { try store.update(request) }
+    }
+
     /// Deletes the objects of `entity` that match a predicate (nil deletes all), applying every relationship's
     /// delete rule (Nullify, Cascade, Deny — ``CDStoreError/Code/deleteDenied`` — and No Action), and returns
     /// what was deleted per entity.

@@ -39,8 +39,8 @@ try store.read { ctx in
 
 // A raise in Sales, computed by SQL per object and validated before anything is written.
 let raised = try store.write { ctx in
-    try ctx.update(UpdateRequest(entity: "Employee", predicate: try PredicateParser.parse("department.name == 'Sales'"),
-                                 assignments: [UpdateAssignment("salary", .expression(try PredicateParser.parseExpression("salary * 1.05")))]))
+    try ctx.update("Employee", where: "department.name == %@", "Sales",
+                   assignments: [try UpdateAssignment(parsing: "salary:=salary * 1.05")])
 }
 print("\nraised \(raised) salaries in Sales")
 
