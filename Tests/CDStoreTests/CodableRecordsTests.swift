@@ -84,21 +84,17 @@ struct CodableRecordsTests {
             let id = try store.write { ctx in try ctx.insert(record, upsert: true) }
             let again = try store.read { ctx in try ctx.fetch(T.self, where: "SELF == %@", id) }
             var expected = record
-            Self.setObjectID(&expected, id)
+            try Self.setObjectID(&expected, id)
             #expect(again == [expected], "\(T.entityName) written back", sourceLocation: sourceLocation)
         }
     }
 
     /// `record` with its `objectID` replaced (through its Codable form, as the generated structs have no common
     /// protocol for it).
-    private static func setObjectID<T: Codable>(_ record: inout T, _ id: ObjectID) {
-        guard var object = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any],
-              let idObject = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(id), options: .fragmentsAllowed)
-        else { return }
-        object["objectID"] = idObject
-        if let data = try? JSONSerialization.data(withJSONObject: object), let updated = try? JSONDecoder().decode(T.self, from: data) {
-            record = updated
-        }
+    private static func setObjectID<T: Codable>(_ record: inout T, _ id: ObjectID) throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+        object["objectID"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(id), options: .fragmentsAllowed)
+        record = try JSONDecoder().decode(T.self, from: try JSONSerialization.data(withJSONObject: object))
     }
 
     /// Fetching by type alone: the entity name comes from the record type.
