@@ -76,6 +76,8 @@ package enum JSONModelCodec {
                              column: error.column)
         }
         let (model, sourceMap) = try self.model(from: root, reader: Reader(file: name))
-        return LoadedModel(model: model, file: file, format: .json, sourceMap: sourceMap)
+        let loaded = LoadedModel(model: model, file: file, format: .json, sourceMap: sourceMap)
+        try loaded.checkInheritanceDepth()
+        return loaded
     }
 }

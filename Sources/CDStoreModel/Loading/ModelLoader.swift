@@ -18,6 +18,12 @@ import Foundation
 package enum ModelLoader {
     /// Loads the model at `path`; `version` picks a version of an `.xcdatamodeld` bundle.
     package static func load(_ path: String, version: String? = nil) throws -> LoadedModel {
+        let loaded = try read(path, version: version)
+        try loaded.checkInheritanceDepth()
+        return loaded
+    }
+
+    private static func read(_ path: String, version: String?) throws -> LoadedModel {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
