@@ -15,6 +15,8 @@ package struct MappingModel: Sendable, Equatable {
     package enum Format: String, Sendable, Equatable {
         case xcmapping
         case cdm
+        /// Worked out from two models (`cdstore mapping infer`), not read from a file.
+        case inferred
     }
 
     /// `NSEntityMappingType`, with its raw numbers.

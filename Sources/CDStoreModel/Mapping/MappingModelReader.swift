@@ -161,6 +161,9 @@ extension MappingModelReader {
                 if isRelationship { mapping.relationshipMappings.append(entry) } else { mapping.attributeMappings.append(entry) }
             }
         }
+        // momc writes property mappings sorted by name (the corpus' .cdm beside its xcmapping.xml).
+        mapping.attributeMappings.sort { $0.name < $1.name }
+        mapping.relationshipMappings.sort { $0.name < $1.name }
         return mapping
     }
 
