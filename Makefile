@@ -151,7 +151,7 @@ example: setup
 # every target still runs, and the make fails at the end if any target found something.
 FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 2000
-FUZZ_TARGETS ?= predicate xml-model json-model compiled-model swift-model plist ndjson json-records csv
+FUZZ_TARGETS ?= predicate xml-model json-model compiled-model swift-model plist ndjson json-records csv xcmapping cdm
 # Leak checks are off: Foundation (CFError, XMLParser) leaks small objects on error paths cdstore does not own.
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -detect_leaks=0
 FUZZ_BIN := .build-fuzz/debug

@@ -5,7 +5,7 @@ import Foundation
 /// `NSEntityMigrationPolicyClassName`, `NSSourceExpression` and `NSAttributeMappings`/`NSRelationshipMappings` of
 /// `NSPropertyMapping`s with `NSDestinationPropertyName` and `NSValueExpression`).
 extension MappingModelReader {
-    static func readCompiled(_ data: Data, file: String) throws -> MappingModel {
+    package static func readCompiled(_ data: Data, file: String) throws -> MappingModel {
         let archive: KeyedArchive
         do {
             archive = try KeyedArchive(data: data)

@@ -57,7 +57,7 @@ extension MappingModelReader {
         var line: Int
     }
 
-    static func readXcode(_ bytes: [UInt8], file: String) throws -> MappingModel {
+    package static func readXcode(_ bytes: [UInt8], file: String) throws -> MappingModel {
         let root: XMLTreeElement
         do {
             root = try XMLTreeElement.parse(bytes)
