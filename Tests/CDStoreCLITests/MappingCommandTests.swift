@@ -51,7 +51,7 @@ import Testing
         #expect(result.status == 0)
         // Author.books was renamed authoredBooks without a renaming identifier: inference has no source for it.
         #expect(result.stdout.contains("   relationship authoredBooks = (none)\n"))
-        #expect(result.stdout.contains("1. BookToBook: Book → Book (Transform)\n"))
+        #expect(result.stdout.contains("2. BookToBook: Book → Book (Transform)\n"))
     }
 
     @Test func aDamagedMappingModelNamesTheFileAndExits1() throws {
