@@ -29,5 +29,7 @@ let package = Package(
         fuzzer("fuzz-ndjson", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
         fuzzer("fuzz-json-records", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
         fuzzer("fuzz-csv", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-xcmapping", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-cdm", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
     ]
 )

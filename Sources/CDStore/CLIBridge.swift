@@ -23,7 +23,6 @@ package typealias JSONMapping = CDStoreSQLite.JSONMapping
 package typealias JSONModelCodec = CDStoreModel.JSONModelCodec
 package typealias JSONText = CDStoreSQLite.JSONText
 package typealias LoadedModel = CDStoreModel.LoadedModel
-package typealias MigrationOptions = CDStoreSQLite.MigrationOptions
 package typealias ModelDiagram = CDStoreModel.ModelDiagram
 package typealias ModelDiff = CDStoreSQLite.ModelDiff
 package typealias ModelError = CDStoreModel.ModelError

@@ -32,7 +32,7 @@ public struct CDStoreCommand: ParsableCommand {
             DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, MigrateCommand.self,
             InfoCommand.self, VerifyCommand.self, HistoryCommand.self, REPLCommand.self,
             DiffCommand.self,
-            ModelCommand.self,
+            ModelCommand.self, MappingCommand.self,
             ServeCommand.self,
         ])
 

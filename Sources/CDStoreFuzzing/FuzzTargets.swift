@@ -28,6 +28,31 @@ public enum FuzzTargets {
         useModel(loaded)
     }
 
+    /// An Xcode mapping model (`xcmapping.xml`, cdstore's own XML reader, with base64 keyed archives inside), then
+    /// its text and JSON forms and a parse of every expression it holds.
+    public static func xcmapping(_ bytes: [UInt8]) {
+        guard let mapping = try? MappingModelReader.readXcode(bytes, file: "/fuzz/M.xcmappingmodel/xcmapping.xml") else { return }
+        useMapping(mapping)
+    }
+
+    /// A compiled mapping model (`.cdm`: an `NSMappingModel` keyed archive walked through the cycle guard), then as
+    /// ``xcmapping(_:)``.
+    public static func cdm(_ bytes: [UInt8]) {
+        guard let mapping = try? MappingModelReader.readCompiled(Data(bytes), file: "/fuzz/M.cdm") else { return }
+        useMapping(mapping)
+    }
+
+    static func useMapping(_ mapping: MappingModel) {
+        _ = mapping.lines
+        _ = mapping.json
+        for entityMapping in mapping.entityMappings {
+            for property in entityMapping.attributeMappings + entityMapping.relationshipMappings {
+                if let text = property.valueExpression { _ = try? PredicateParser.parseExpression(text) }
+            }
+            if let filter = entityMapping.filterPredicate { _ = try? PredicateParser.parse(filter) }
+        }
+    }
+
     /// A cdstore JSON model, then validation and hashes.
     public static func jsonModel(_ bytes: [UInt8]) {
         guard let loaded = try? JSONModelCodec.decode(Data(bytes), file: URL(fileURLWithPath: "/fuzz/Model.json")) else { return }

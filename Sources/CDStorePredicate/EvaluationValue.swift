@@ -86,7 +86,7 @@ package enum EvaluationValue {
     }
 
     /// A short description for error messages.
-    var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "nil"
         case .bool: return "a boolean"

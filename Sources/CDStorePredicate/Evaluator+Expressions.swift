@@ -56,8 +56,14 @@ extension PredicateEvaluator {
             return try value(of: chosen, object: object, bindings: bindings)
         case .assignment:
             throw CDPredicateError(.unsupported, "variable assignment ($x := …) is not supported in predicates")
-        case .invocation(_, let selector, _):
-            throw CDPredicateError(.unsupported, "FUNCTION(…, \"\(selector)\") is not supported")
+        case .invocation(let receiver, let selector, let arguments):
+            guard let invocationHandler else {
+                throw CDPredicateError(.unsupported, "FUNCTION(…, \"\(selector)\") is not supported")
+            }
+            let target = try value(of: receiver, object: object, bindings: bindings)
+            var values: [EvaluationValue] = []
+            for a in arguments { values.append(try value(of: a, object: object, bindings: bindings)) }
+            return try invocationHandler(target, selector, values)
         case .fetch:
             throw CDPredicateError(.unsupported, "FETCH(…) is not supported")
         case .anyKey:

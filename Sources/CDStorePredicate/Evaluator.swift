@@ -24,6 +24,9 @@ package struct PredicateEvaluator {
     package var variables: [String: EvaluationValue]
     /// The value of `now()`, fixed for the evaluator so that every row sees the same instant.
     package var now: Date
+    /// Answers `FUNCTION(receiver, "selector", arguments…)`; without it such an expression is refused. A mapping
+    /// model's value expressions call Foundation methods this way (the migration runner supplies the handler).
+    package var invocationHandler: ((EvaluationValue, String, [EvaluationValue]) throws(CDPredicateError) -> EvaluationValue)?
 
     /// Creates an evaluator.
     package init(variables: [String: EvaluationValue] = [:], now: Date = Date()) {

@@ -36,7 +36,7 @@ struct MigrateCommandTests {
         // Each step and its changes with their SQL statement counts (MigrationTests reads the same file), then the
         // dry-run line.
         let plan = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("Tests/Snapshots/migrate-staff-plan.txt"), encoding: .utf8)
-        #expect(plan.hasPrefix("step \"Staff\" → \"Staff 2\": 18 changes, "))
+        #expect(plan.hasPrefix("step \"Staff\" → \"Staff 2\" (inferred): 18 changes, "))
         #expect(result.stdout == plan + "dry run: the store was not changed\n")
         #expect(FileManager.default.contents(atPath: store) == before)
         #expect(try backups(store).isEmpty)

@@ -308,7 +308,7 @@ struct MigrationSafetyTests {
         let store = try Store.open(at: path, loaded: destination)
         #expect(try store.verify().isEmpty)
         #expect(report.lines == [
-            "step the model in Z_MODELCACHE [\"1\"] → the given model: 1 changes, 11 SQL statements",
+            "step the model in Z_MODELCACHE [\"1\"] → the given model (inferred): 1 changes, 11 SQL statements",
             "  attribute added: Legacy.zeta (Integer 32, default 9) — 2 SQL statements",
             "  Z_PRIMARYKEY and metadata — 10 SQL statements",
         ])

@@ -109,6 +109,60 @@ struct InferredMapping {
     let matcher: ModelMatcher
     /// Destination entity name → source entity name.
     let entities: [String: String]
+    /// For a step that runs a mapping model (``MappedStep``): per destination entity, where each property's value
+    /// comes from. A property the mapping does not name gets no value (nil here means: inferred by name).
+    var overrides: [String: [String: PropertySource]]?
+
+    /// Where a destination property's value comes from in a mapped step.
+    enum PropertySource: Equatable {
+        /// The source property of this name (`$source.name`, or the relationship's source instances).
+        case property(String)
+        /// SQL over the source row `{s}` (a computed value expression, read from a temporary table).
+        case sql(String)
+        /// No value: the destination's default (or NULL).
+        case none
+    }
+
+    /// A mapping given whole (a mapping model's), not inferred: `entities` destination → source entity.
+    init(source: ManagedObjectModel, destination: ManagedObjectModel, entities: [String: String],
+         overrides: [String: [String: PropertySource]]) {
+        self.source = source
+        self.destination = destination
+        self.matcher = ModelMatcher(source: source, destination: destination)
+        self.entities = entities
+        self.overrides = overrides
+    }
+
+    /// The override for `property` of the destination entity `entity` (looked up on the entity, then its
+    /// ancestors, as a subentity's mapping lists inherited properties too).
+    func override(_ property: String, of entity: String) -> PropertySource? {
+        guard let overrides else { return nil }
+        var current = destination.entity(named: entity)
+        while let e = current {
+            if let found = overrides[e.name]?[property] { return found }
+            if overrides[e.name] != nil { return PropertySource.none }
+            current = destination.parent(of: e)
+        }
+        return PropertySource.none
+    }
+
+    /// The source attribute the destination `attribute` of `entity` takes its value from.
+    func sourceAttribute(for attribute: Attribute, of entity: String, in old: Entity) -> Attribute? {
+        switch override(attribute.name, of: entity) {
+        case nil: return matcher.sourceAttribute(for: attribute, in: old)
+        case .property(let name)?: return source.attribute(name, of: old)
+        case .sql?, PropertySource.none?: return nil
+        }
+    }
+
+    /// The source relationship the destination `relationship` of `entity` takes its objects from.
+    func sourceRelationship(for relationship: Relationship, of entity: String, in old: Entity) -> Relationship? {
+        switch override(relationship.name, of: entity) {
+        case nil: return matcher.sourceRelationship(for: relationship, in: old)
+        case .property(let name)?: return source.relationship(name, of: old)
+        case .sql?, PropertySource.none?: return nil
+        }
+    }
 
     /// Infers the mapping, or throws 134190 listing every change that cannot be inferred.
     init(source: ManagedObjectModel, destination: ManagedObjectModel, sourceName: String, destinationName: String) throws {

@@ -89,7 +89,7 @@ extension MigrationStepRunner {
         let (entity, relationship) = user
         guard let oldName = mapping.entities[entity.name], let oldEntity = source.entity(named: oldName),
               let oldLayout = sourceLayout.entity(named: oldName),
-              let previous = matcher.sourceRelationship(for: relationship, in: oldEntity),
+              let previous = mapping.sourceRelationship(for: relationship, of: entity.name, in: oldEntity),
               let newLayout = destinationLayout.entity(named: entity.name),
               oldLayout.toManys[previous.name] == newLayout.toManys[relationship.name],
               let oldDestination = sourceLayout.entity(named: previous.destination) else { return false }

@@ -247,7 +247,7 @@ final class MigrationStepRunner {
                 for exact in destination.subtree(of: entity) {
                     guard let old = mapping.entities[exact.name].flatMap({ source.entity(named: $0) }),
                           let oldLayout = sourceLayout.entity(named: old.name),
-                          let previous = matcher.sourceRelationship(for: relationship, in: old),
+                          let previous = mapping.sourceRelationship(for: relationship, of: exact.name, in: old),
                           let select = sourceLinks(of: previous, exact: oldLayout, reversed: false) else { continue }
                     selects.append(select)
                 }
@@ -256,7 +256,7 @@ final class MigrationStepRunner {
                     for exact in destination.subtree(of: inverseOwner) {
                         guard let old = mapping.entities[exact.name].flatMap({ source.entity(named: $0) }),
                               let oldLayout = sourceLayout.entity(named: old.name),
-                              let previous = matcher.sourceRelationship(for: inverse, in: old),
+                              let previous = mapping.sourceRelationship(for: inverse, of: exact.name, in: old),
                               let select = sourceLinks(of: previous, exact: oldLayout, reversed: true) else { continue }
                         selects.append(select)
                     }
@@ -311,7 +311,7 @@ final class MigrationStepRunner {
                 guard let relationship = destination.relationship(name, of: modelEntity) else { continue }
                 let owner = declaringEntity(of: name, from: modelEntity, in: destination)
                 guard let link = linkTables[linkKey(owner.name, name)] else { continue }
-                let previous = matcher.sourceRelationship(for: relationship, in: old)
+                let previous = mapping.sourceRelationship(for: relationship, of: modelEntity.name, in: old)
                 let oldToOne = previous.flatMap { oldLayout.toOnes[$0.name] }
                 let destinationKept = sourceLayout.entity(named: previous?.destination ?? "").map { identityTables.contains($0.table) } ?? false
                 let kept = tablesKept && destinationKept && !renumberedEntities
@@ -350,7 +350,8 @@ final class MigrationStepRunner {
             }
             return Value(sql: "NULL")
         }
-        let previous = matcher.sourceAttribute(for: attribute, in: old)
+        if case .sql(let sql)? = mapping.override(name, of: entity.name) { return Value(sql: sql) }
+        let previous = mapping.sourceAttribute(for: attribute, of: entity.name, in: old)
         let oldColumn = previous.flatMap { oldLayout.attributeColumns[$0.name] }
         let conversion = previous.flatMap { AttributeConversion.from($0.type, to: attribute.type) } ?? .identity
         var value = Value(sql: oldColumn.map { conversion.convert("{s}.\($0)") } ?? "NULL",

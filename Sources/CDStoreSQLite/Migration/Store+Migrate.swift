@@ -11,11 +11,19 @@ package struct MigrationOptions: Sendable {
     package var dryRun: Bool
     /// For tests: fail as if SQLite had failed after this many statements (the store must come out unchanged).
     package var failAfterStatements: Int?
+    /// Mapping models to use besides those found beside the model (`.xcmappingmodel` folders or `.cdm` files).
+    package var mappingPaths: [String]
+    /// Run mappings that need custom code with the default `NSEntityMigrationPolicy` (warning once per mapping)
+    /// instead of refusing them.
+    package var withoutPolicies: Bool
 
-    package init(backup: Bool = true, dryRun: Bool = false, failAfterStatements: Int? = nil) {
+    package init(backup: Bool = true, dryRun: Bool = false, failAfterStatements: Int? = nil, mappingPaths: [String] = [],
+                 withoutPolicies: Bool = false) {
         self.backup = backup
         self.dryRun = dryRun
         self.failAfterStatements = failAfterStatements
+        self.mappingPaths = mappingPaths
+        self.withoutPolicies = withoutPolicies
     }
 }
 
@@ -35,6 +43,11 @@ package struct MigrationReport: Sendable {
         package var renumberedEntities: Bool
         /// Tables each change concerns, for statement counts.
         var changeTables: [[String]]
+        /// The mapping model the step ran (nil: the mapping was inferred).
+        package var mappingFile: String?
+        /// Per entity mapping, the objects taken, created and left behind; for an inferred step, the objects of
+        /// each removed entity (dropped).
+        package var objectCounts: [MappedObjectCount] = []
 
         /// The statements that touch the tables of `changes[index]`.
         package func statementCount(forChange index: Int) -> Int {
@@ -57,8 +70,10 @@ package struct MigrationReport: Sendable {
         var lines: [String] = []
         for step in steps {
             let bookkeeping = step.statements.filter { $0.tables.isEmpty }.count
-            lines.append("step \(step.from) → \(step.to): \(step.changes.count) changes, \(step.statements.count) SQL statements"
+            let how = step.mappingFile.map { " by mapping model \(URL(fileURLWithPath: $0).lastPathComponent)" } ?? " (inferred)"
+            lines.append("step \(step.from) → \(step.to)\(how): \(step.changes.count) changes, \(step.statements.count) SQL statements"
                          + (step.renumberedEntities ? " (entities renumbered)" : ""))
+            for count in step.objectCounts { lines.append(count.line) }
             for (index, change) in step.changes.enumerated() {
                 lines.append("  \(change) — \(step.statementCount(forChange: index)) SQL statements")
             }
@@ -98,14 +113,51 @@ extension Store {
     @discardableResult
     package static func migrate(at path: String, to destination: LoadedModel, options: MigrationOptions = .init()) throws -> MigrationReport {
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError(.cannotOpen, "no store at \(path)") }
-        let database: DatabaseQueue
+        // A refused migration leaves every file byte for byte as it was: even a read-only connection writes the
+        // WAL index (-shm), and closing the last connection checkpoints and removes the -wal.
+        let sideFiles = SideFiles(path: path)
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration(readOnly: options.dryRun))
+            // Plan on a read-only connection (it never checkpoints): every refusal that does not depend on the data
+            // comes from here, before the store is opened for writing.
+            do {
+                let planning = try open(path, readOnly: true)
+                let metadata = try readMetadata(planning, path: path)
+                guard try plan(database: planning, path: path, metadata: metadata, destination: destination, options: options) != nil else {
+                    return MigrationReport(steps: [], backupPath: nil, isDryRun: options.dryRun)
+                }
+                try planning.close()
+            }
+            sideFiles.restore()
+            let database = try open(path, readOnly: options.dryRun)
+            let metadata = try readMetadata(database, path: path)
+            return try migrate(database: database, path: path, metadata: metadata, destination: destination, options: options)
         } catch {
-            throw StoreError(.cannotOpen, "cannot open \(path): \(describe(error))")
+            sideFiles.restore()
+            throw error
         }
-        let metadata = try readMetadata(database, path: path)
-        return try migrate(database: database, path: path, metadata: metadata, destination: destination, options: options)
+    }
+
+    /// The bytes of a store's `-wal` and `-shm` files (nil: absent), to put back after a refusal.
+    struct SideFiles {
+        let path: String
+        let contents: [(String, Data?)]
+
+        init(path: String) {
+            self.path = path
+            contents = ["-wal", "-shm"].map { suffix in
+                (path + suffix, FileManager.default.contents(atPath: path + suffix))
+            }
+        }
+
+        func restore() {
+            for (file, data) in contents {
+                if let data {
+                    if FileManager.default.contents(atPath: file) != data { try? data.write(to: URL(fileURLWithPath: file)) }
+                } else {
+                    try? FileManager.default.removeItem(atPath: file)
+                }
+            }
+        }
     }
 
     /// The differences between the store's model and `destination` (empty when the hashes match).
@@ -117,11 +169,18 @@ extension Store {
         return ModelDiff.changes(from: source.loaded.model, to: destination.model)
     }
 
-    static func migrate(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,
-                        options: MigrationOptions) throws -> MigrationReport {
-        if metadata.plist != nil, metadata.hashDifferences(from: destination.model).isEmpty {
-            return MigrationReport(steps: [], backupPath: nil, isDryRun: options.dryRun)
+    private static func open(_ path: String, readOnly: Bool) throws -> DatabaseQueue {
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration(readOnly: readOnly))
+        } catch {
+            throw StoreError(.cannotOpen, "cannot open \(path): \(describe(error))")
         }
+    }
+
+    /// The chains to try (nil: the store already matches `destination`), or the refusal.
+    static func plan(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,
+                     options: MigrationOptions) throws -> (chains: [PlannedChain], warnings: [String])? {
+        if metadata.plist != nil, metadata.hashDifferences(from: destination.model).isEmpty { return nil }
         let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
         // Opening a store with an older version of its model is almost always a mistake (a stale --model-version);
         // migrating would drop what the later versions added, so it is refused, as an app never downgrades a store.
@@ -131,17 +190,32 @@ extension Store {
             throw StoreError(.modelMismatch, "the store was saved with \(source.name), a later version than the model given "
                              + "(\"\(name)\"); cdstore does not migrate a store back to an earlier version (Core Data error 134100)")
         }
-        let chains = try migrationChains(from: source, to: destination)
+        let found = try mappingCandidates(destination: destination, paths: options.mappingPaths)
+        if let mapped = try mappedChain(from: source, to: destination, candidates: found.candidates, options: options) {
+            return ([mapped], found.warnings)
+        }
+        return (try migrationChains(from: source, to: destination).map { PlannedChain(models: $0) }, found.warnings)
+    }
+
+    static func migrate(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,
+                        options: MigrationOptions) throws -> MigrationReport {
+        guard let (chains, foundWarnings) = try plan(database: database, path: path, metadata: metadata, destination: destination,
+                                                     options: options) else {
+            return MigrationReport(steps: [], backupPath: nil, isDryRun: options.dryRun)
+        }
+        let sourceName = chains.first?.models.first?.1 ?? "the store's model"
         /// Runs the first chain that works.
         func runChains(_ database: DatabaseQueue) throws -> MigrationReport {
             for (index, chain) in chains.enumerated() {
                 do {
-                    return try run(chain, database: database, metadata: metadata, options: options)
+                    var report = try run(chain, database: database, metadata: metadata, options: options)
+                    report.warnings = foundWarnings + chain.warnings + report.warnings
+                    return report
                 } catch let error as StoreError where index < chains.count - 1 && error.message.contains("134190") {
                     continue
                 }
             }
-            throw StoreError(.modelMismatch, "no way to migrate from \(source.name) to the model given was found "
+            throw StoreError(.modelMismatch, "no way to migrate from \(sourceName) to the model given was found "
                              + "(Core Data error 134140)")
         }
         if options.dryRun {
@@ -237,8 +311,9 @@ extension Store {
         return chains
     }
 
-    private static func run(_ chain: [(LoadedModel, String)], database: DatabaseQueue, metadata: StoreMetadata,
+    private static func run(_ planned: PlannedChain, database: DatabaseQueue, metadata: StoreMetadata,
                             options: MigrationOptions) throws -> MigrationReport {
+        let chain = planned.models
         var steps: [MigrationReport.Step] = []
         var warnings: [String] = []
         var executed = 0
@@ -252,8 +327,21 @@ extension Store {
                 var sourceLayout = StoreLayout(model: first.model, options: .init(propertyOrder: first.propertyOrder, indexStyle: style))
                 if let renumbered = try? sourceLayout.renumbered(byStoreNumbers: numbers) { sourceLayout = renumbered }
                 for (index, (from, to)) in zip(chain, chain.dropFirst()).enumerated() {
-                    let mapping = try InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
+                    let mapped = planned.steps[index]
+                    let mapping = try mapped?.inferred
+                        ?? InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
                     var statements: [MigrationStatement] = []
+                    var objectCounts: [MappedObjectCount] = []
+                    if let mapped {
+                        objectCounts = try mapped.prepare(db: db, sourceLayout: sourceLayout, source: from.0.model) { sql in
+                            executed += 1
+                            if let limit = options.failAfterStatements, executed > limit {
+                                throw StoreError(.sqlite, "injected failure before statement \(executed): \(sql)")
+                            }
+                        }
+                    } else {
+                        objectCounts = try droppedObjects(db: db, mapping: mapping, sourceLayout: sourceLayout)
+                    }
                     let runner = MigrationStepRunner(
                         db: db, mapping: mapping, sourceLayout: sourceLayout,
                         destinationLayout: StoreLayout(model: to.0.model, options: .init(propertyOrder: to.0.propertyOrder, indexStyle: style)),
@@ -265,6 +353,7 @@ extension Store {
                             if !statement.isTemporary { statements.append(statement) }
                         }
                     try runner.run()
+                    try mapped?.validate(db: db, destinationLayout: runner.destinationLayout, destination: to.0.model)
                     let changes = ModelDiff.changes(from: from.0.model, to: to.0.model)
                     let changeTables = changes.map { change -> [String] in
                         var tables: [String] = []
@@ -278,7 +367,8 @@ extension Store {
                         return tables
                     }
                     steps.append(MigrationReport.Step(from: from.1, to: to.1, changes: changes, statements: statements,
-                                                      renumberedEntities: runner.renumberedEntities, changeTables: changeTables))
+                                                      renumberedEntities: runner.renumberedEntities, changeTables: changeTables,
+                                                      mappingFile: mapped?.model.file, objectCounts: objectCounts))
                     sourceLayout = runner.destinationLayout
                 }
                 // Metadata last: the store describes itself as the new model only once everything else is done.
@@ -295,6 +385,22 @@ extension Store {
                              + "the store is unchanged")
         }
         return MigrationReport(steps: steps, backupPath: nil, isDryRun: false, warnings: warnings)
+    }
+
+    /// The objects an inferred step drops: those of source entities no destination entity comes from.
+    static func droppedObjects(db: Database, mapping: InferredMapping, sourceLayout: StoreLayout) throws -> [MappedObjectCount] {
+        let kept = Set(mapping.entities.values)
+        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        var counts: [MappedObjectCount] = []
+        for entity in mapping.source.entities where !kept.contains(entity.name) {
+            guard let layout = sourceLayout.entity(named: entity.name), tables.contains(layout.table) else { continue }
+            let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(layout.table) WHERE Z_ENT = ?", arguments: [layout.number]) ?? 0
+            if rows > 0 {
+                counts.append(MappedObjectCount(mapping: nil, sourceEntity: entity.name, destinationEntity: nil, taken: 0, created: 0,
+                                                leftBehind: rows))
+            }
+        }
+        return counts
     }
 
     static func copyStoreFiles(from path: String, to copy: String) throws {

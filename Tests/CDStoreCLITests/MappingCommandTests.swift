@@ -1,0 +1,80 @@
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+@Suite struct MappingCommandTests {
+    static let plus = Corpus.root.appendingPathComponent("mapping/richardpiazza__CoreDataPlus__CoreDataPlusTests/Resources")
+
+    static let compiled = """
+        mapping model Model_1_0_to_1_1.cdm_precompiled (cdm), 2 entity mappings
+        1. BookToBook: Book → Book (Transform)
+           policy: NSEntityMigrationPolicy (default)
+           filter: TRUEPREDICATE
+           attribute id = $source.id
+           attribute isbn = $source.isbn
+           attribute published = $source.published
+           attribute title = $source.title
+           relationship author = FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AuthorToAuthor", $source.author)
+           relationship coAuthors = (none)
+        2. AuthorToAuthor: Author → Author (Transform)
+           policy: NSEntityMigrationPolicy (default)
+           filter: TRUEPREDICATE
+           attribute id = $source.id
+           attribute name = $source.name
+           relationship authoredBooks = FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)
+           relationship coAuthoredBooks = (none)
+
+        """
+
+    @Test func showPrintsEveryEntityMappingInOrder() throws {
+        let result = try CLIRunner.run(["mapping", "show", Self.plus.appendingPathComponent("Model_1_0_to_1_1.cdm_precompiled").path])
+        #expect(result.status == 0)
+        #expect(result.stdout == Self.compiled)
+        // The Xcode form, completed against the model versions beside it, says the same below its heading.
+        let xcode = try CLIRunner.run(["mapping", "show", Self.plus.appendingPathComponent("Model_1_0_to_1_1.xcmappingmodel").path])
+        #expect(xcode.stdout.split(separator: "\n").dropFirst(3) == Self.compiled.split(separator: "\n").dropFirst())
+    }
+
+    @Test func showAsJSONCarriesTheHashesOfTheCompiledForm() throws {
+        let result = try CLIRunner.run(["mapping", "show", "--format", "json",
+                                        Self.plus.appendingPathComponent("Model_1_0_to_1_1.cdm_precompiled").path])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let mappings = try #require(object["entityMappings"] as? [[String: Any]])
+        #expect(mappings.map { $0["name"] as? String } == ["BookToBook", "AuthorToAuthor"])
+        #expect(mappings.first?["sourceEntityVersionHash"] as? String == "Ccb6jV4uIbGFcm97WVXvtqsPzvXlt09s41VgZFnNODU=")
+    }
+
+    @Test func inferShowsWhatInferenceWouldLoseAgainstTheShippedMapping() throws {
+        let result = try CLIRunner.run(["mapping", "infer", "--from", Self.plus.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld").path,
+                                        "--to", Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path])
+        #expect(result.status == 0)
+        // Author.books was renamed authoredBooks without a renaming identifier: inference has no source for it.
+        #expect(result.stdout.contains("   relationship authoredBooks = (none)\n"))
+        #expect(result.stdout.contains("2. BookToBook: Book → Book (Transform)\n"))
+    }
+
+    @Test func aDamagedMappingModelNamesTheFileAndExits1() throws {
+        let folder = try temporaryDirectory()
+        let file = folder.appendingPathComponent("Bad.cdm")
+        try Data("bplist00garbage".utf8).write(to: file)
+        let result = try CLIRunner.run(["mapping", "show", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: \(file.path): not a compiled mapping model"))
+    }
+
+    @Test func migrateRefusesAPolicyClassWithExit3() throws {
+        let store = try temporaryDirectory().appendingPathComponent("names.sqlite").path
+        let bundle = Corpus.root.appendingPathComponent("mapping/shakurocom__PoliteCoreData__PoliteCoreDataTests/MigrationTestNames.xcdatamodeld").path
+        #expect(try CLIRunner.run(["insert", "CDTest", "identifier=7", "--store", store, "--model", bundle,
+                                   "--model-version", "MigrationTestNames_1"]).status == 0)
+        let result = try CLIRunner.run(["migrate", "--store", store, "--model", bundle, "--model-version", "MigrationTestNames_2"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("names the migration policy class V1_to_V2_MigrationPolicy"))
+        let without = try CLIRunner.run(["migrate", "--store", store, "--model", bundle, "--model-version", "MigrationTestNames_2",
+                                         "--without-policies", "--dry-run"])
+        #expect(without.status == 0)
+        #expect(without.stderr.hasPrefix("warning: entity mapping 'CDTestToCDTest' of MigrationTestNames_v1_to_v2.xcmappingmodel"))
+        #expect(without.stdout.contains("  CDTestToCDTest (CDTest → CDTest): 1 taken, 1 created, 0 left behind\n"))
+    }
+}

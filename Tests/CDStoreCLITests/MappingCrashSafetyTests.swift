@@ -1,0 +1,38 @@
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// Issue 24: a heavyweight hop (a mapping model's) killed at any moment leaves the old store whole or the new one;
+/// the next `migrate` finishes it with every object and link.
+extension CrashSafetyTests {
+    @Test func aMappedMigrationKilledMidwayFinishesOnTheNextRunWithEveryObject() throws {
+        var random = SeededGenerator(state: 24 &+ Self.seed)
+        let plus = Corpus.root.appendingPathComponent("mapping/richardpiazza__CoreDataPlus__CoreDataPlusTests/Resources")
+        let from = plus.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld").path
+        let to = plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path
+        let folder = try temporaryDirectory()
+        let count = 40_000
+        var text = ""
+        for i in 0..<count {
+            let a = String(format: "%08d-0000-4000-8000-000000000000", i)
+            let b = String(format: "%08d-0000-4000-8000-000000000001", i)
+            text += #"{"id":"\#(a)","name":"A\#(i)","books":[{"id":"\#(b)","title":"T\#(i)"}]}"# + "\n"
+        }
+        let input = folder.appendingPathComponent("authors.ndjson")
+        try Data(text.utf8).write(to: input)
+        for round in 0..<Self.rounds {
+            let store = folder.appendingPathComponent("Books\(round).sqlite").path
+            let load = try CLIRunner.run(["insert", "Author", "--file", input.path, "--model", from, "--store", store])
+            #expect(load.status == 0, "\(load.stderr)")
+            _ = try kill(["migrate", "--model", to, "--no-backup", "--store", store], after: Double.random(in: 0.05...0.8, using: &random))
+            let again = try CLIRunner.run(["migrate", "--model", to, "--no-backup", "--store", store])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(try CLIRunner.run(["count", "Author", "--model", to, "--store", store]).stdout == "\(count)\n")
+            #expect(try CLIRunner.run(["count", "Book", "--model", to, "--store", store, "--where", "author != nil"]).stdout == "\(count)\n")
+            #expect(try CLIRunner.run(["count", "Author", "--model", to, "--store", store, "--where", "authoredBooks.@count == 1"]).stdout
+                    == "\(count)\n")
+            let verify = try CLIRunner.run(["verify", "--model", to, "--store", store])
+            #expect(verify.stdout == "ok\n", "\(verify.stdout)\(verify.stderr)")
+        }
+    }
+}
