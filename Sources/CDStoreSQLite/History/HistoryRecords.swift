@@ -28,7 +28,7 @@ public struct HistoryTransaction: Sendable, Equatable {
     public var changes: Int
 
     /// Creates a transaction record.
-    public init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
+    package init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
                 contextName: String?, changes: Int) {
         self.number = number
         self.timestamp = timestamp
@@ -59,7 +59,7 @@ public struct HistoryChange: Sendable, Equatable {
         case other(Int64)
 
         /// The type stored as `raw`.
-        public init(raw: Int64) {
+        package init(raw: Int64) {
             switch raw {
             case 0: self = .insert
             case 1: self = .update
@@ -69,7 +69,7 @@ public struct HistoryChange: Sendable, Equatable {
         }
 
         /// The stored number.
-        public var raw: Int64 {
+        package var raw: Int64 {
             switch self {
             case .insert: 0
             case .update: 1
@@ -108,7 +108,7 @@ public struct HistoryChange: Sendable, Equatable {
     public var tombstone: [(name: String, value: ObjectValue)]?
 
     /// Creates a change record.
-    public init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
+    package init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
                 updatedProperties: [String]?, tombstone: [(name: String, value: ObjectValue)]?) {
         self.number = number
         self.transaction = transaction
