@@ -51,4 +51,3 @@ package typealias Suggestion = CDStoreSQLite.Suggestion
 package typealias TransformableCoding = CDStoreSQLite.TransformableCoding
 package typealias UnknownKeyPolicy = CDStoreSQLite.UnknownKeyPolicy
 package typealias ValueText = CDStoreSQLite.ValueText
-package typealias VersionHasher = CDStoreModel.VersionHasher

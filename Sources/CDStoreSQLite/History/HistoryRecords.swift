@@ -14,8 +14,9 @@ public struct HistoryTransaction: Sendable, Equatable {
     /// `ATRANSACTION.Z_PK`: the transaction number, which is what Core Data's `NSPersistentHistoryToken`
     /// carries; `--since TOKEN` means "after this number".
     public var number: Int64
-    /// `ZTIMESTAMP`: seconds since 2001-01-01T00:00:00Z (Core Data's reference date), as stored.
-    public var timestamp: Double?
+    /// `ZTIMESTAMP`: seconds since 2001-01-01T00:00:00Z (Core Data's reference date), as stored; ``date`` is the
+    /// public form.
+    package var timestamp: Double?
     /// Who saved: `NSManagedObjectContext.transactionAuthor` (e.g. `NSCloudKitMirroringDelegate.import`).
     public var author: String?
     /// The bundle identifier of the app or extension that saved.
@@ -39,7 +40,7 @@ public struct HistoryTransaction: Sendable, Equatable {
         self.changes = changes
     }
 
-    /// ``timestamp`` as a `Date`.
+    /// When the transaction was saved (`ZTIMESTAMP`, seconds since 2001-01-01T00:00:00Z, as a `Date`).
     public var date: Date? { timestamp.map { Date(timeIntervalSinceReferenceDate: $0) } }
 }
 
