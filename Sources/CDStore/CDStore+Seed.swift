@@ -30,7 +30,7 @@ extension CDStore {
                             from files: [String]) throws -> [(file: String, entity: String?, objects: Int)] {
         let loaded = try CDStoreError.wrapping { try model.load() }
         return try seed(at: path, loaded: loaded, uuid: uuid, from: files) { _, _ in (InsertOptions(), []) }
-            .map { ($0.file, $0.entity, $0.summary.inserted) }
+            .map { (file: $0.file, entity: $0.entity, objects: $0.summary.inserted) }
     }
 
     /// What one data file of a seed added.
