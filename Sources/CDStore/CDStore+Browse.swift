@@ -8,46 +8,46 @@ import Foundation
 extension CDStore {
     /// What a person opening a store wants to know first: where it is, which model reads it, how it is journaled,
     /// what is odd about it, and how many objects each entity has.
-    public struct Overview: Sendable {
+    package struct Overview: Sendable {
         /// One entity of the model and its objects.
-        public struct EntityCount: Sendable, Equatable {
+        package struct EntityCount: Sendable, Equatable {
             /// The entity's name.
-            public var name: String
+            package var name: String
             /// Its parent entity, if any.
-            public var parent: String?
+            package var parent: String?
             /// Whether the entity is abstract (it has objects only through its sub-entities).
-            public var isAbstract: Bool
+            package var isAbstract: Bool
             /// Objects of exactly this entity (not of its sub-entities).
-            public var objects: Int
+            package var objects: Int
         }
 
         /// The store file.
-        public var path: String
+        package var path: String
         /// The store's UUID, the authority of its object IDs.
-        public var uuid: String
+        package var uuid: String
         /// SQLite's journal mode as the file records it: `wal`, `delete`, ….
-        public var journalMode: String
+        package var journalMode: String
         /// Core Data or SwiftData, CloudKit mirroring, persistent history, in words.
-        public var kind: String
+        package var kind: String
         /// Where the model came from: `given`, `cdstoreCache` (the model cdstore keeps in the store),
         /// `coreDataCache` (`Z_MODELCACHE`) or `inferredFromTables`.
-        public var modelSource: String
+        package var modelSource: String
         /// The model's version identifiers.
-        public var versionIdentifiers: [String]
+        package var versionIdentifiers: [String]
         /// Whether the store keeps Core Data's persistent history.
-        public var hasPersistentHistory: Bool
+        package var hasPersistentHistory: Bool
         /// Whether the store is open read-only.
-        public var isReadOnly: Bool
+        package var isReadOnly: Bool
         /// Things worth knowing: the store's warnings from opening, entity hashes that differ from the model's,
         /// and external-data files found missing by the reads so far.
-        public var warnings: [String]
+        package var warnings: [String]
         /// Every entity of the model, in the model's order.
-        public var entities: [EntityCount]
+        package var entities: [EntityCount]
     }
 
     /// A summary of the store, read in one transaction: its place, journal mode, kind, warnings and the number
     /// of objects of each entity (one `COUNT` per entity).
-    public func overview() throws -> Overview {
+    package func overview() throws -> Overview {
         try read { ctx in
             try ctx.perform {
                 let info = try ctx.store.info()
@@ -75,11 +75,11 @@ extension CDStore {
 /// One page of objects in a requested order, and where the next page starts.
 ///
 /// Made by ``CDStore/Context/page(_:where:sort:after:limit:toManyAsCounts:)``.
-public struct ObjectPage: Sendable {
+package struct ObjectPage: Sendable {
     /// The page's objects, in order.
-    public var objects: [StoredObject]
+    package var objects: [StoredObject]
     /// The primary key to pass as `after` for the next page; nil on the last page.
-    public var nextAfter: Int64?
+    package var nextAfter: Int64?
 }
 
 extension CDStore.Context {
@@ -102,7 +102,7 @@ extension CDStore.Context {
     ///   - limit: At most this many objects (1 or more).
     ///   - toManyAsCounts: Read to-many relationships as their number of objects (``ObjectValue/integer(_:)``)
     ///     rather than as every related object's ID.
-    public func page(_ entity: String, where format: String? = nil, sort: [String] = [], after: Int64? = nil,
+    package func page(_ entity: String, where format: String? = nil, sort: [String] = [], after: Int64? = nil,
                      limit: Int, toManyAsCounts: Bool = true) throws -> ObjectPage {
         guard limit > 0 else { throw CDStoreError(.invalidInput, "a page holds at least one object (limit \(limit))") }
         var request = try request(entity, format, [], sort: sort, limit: limit + 1, offset: nil)
@@ -119,7 +119,7 @@ extension CDStore.Context {
 
     /// The object of `entity` (or of one of its sub-entities) whose primary key is `primaryKey`, with every
     /// to-many relationship as the IDs of its objects; nil when there is none.
-    public func object(_ entity: String, primaryKey: Int64) throws -> StoredObject? {
+    package func object(_ entity: String, primaryKey: Int64) throws -> StoredObject? {
         guard model.entity(named: entity) != nil else {
             throw CDStoreError(.unknownName, "no entity '\(entity)' in the model"
                                + Suggestion.didYouMean(entity, among: model.entities.map(\.name)), entity: entity)
@@ -142,19 +142,39 @@ extension CDStore {
         get throws { try CDStoreError.wrapping { try store.hasPersistentHistory } }
     }
 
-    /// At most `limit` transactions of the persistent history, oldest first, after transaction number `after`
-    /// (nil: from the first), each with its changes; empty for a store without history.
+    /// At most `limit` transactions of the persistent history, oldest first, each with its changes; empty for a
+    /// store without history. Page through it by passing the last transaction's number as `after`.
+    ///
+    /// ```swift
+    /// var page = try store.history(since: yesterday, entity: "Employee", limit: 500)
+    /// while let last = page.last?.transaction.number {
+    ///     for entry in page { print(entry.transaction.number, entry.changes.count) }
+    ///     page = try store.history(after: last, since: yesterday, entity: "Employee", limit: 500)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - after: Only transactions after this transaction number (a token; nil: from the first).
+    ///   - date: Only transactions saved at or after this moment.
+    ///   - author: Only transactions saved by this author (`NSManagedObjectContext.transactionAuthor`).
+    ///   - entity: Only changes of this entity and its sub-entities, and only transactions holding some.
+    ///   - limit: At most this many transactions.
     ///
     /// Core Data equivalent: `NSPersistentHistoryChangeRequest.fetchHistory(after:)` with a `fetchLimit`.
-    public func history(after: Int64? = nil, limit: Int) throws -> [HistoryEntry] {
+    public func history(after: Int64? = nil, since date: Date? = nil, author: String? = nil, entity: String? = nil,
+                        limit: Int) throws -> [HistoryEntry] {
         guard limit > 0 else { return [] }
+        let since: HistoryQuery.Since? = after.map { .token($0) } ?? date.map { .date($0.timeIntervalSinceReferenceDate) }
+        // With both, the query starts at the token and the date filters what follows it.
+        let start = after != nil ? date?.timeIntervalSinceReferenceDate : nil
         return try CDStoreError.wrapping {
-            let query = HistoryQuery(since: after.map { .token($0) })
+            let query = HistoryQuery(since: since, author: author, entity: entity)
             var entries: [HistoryEntry] = []
             var positions: [Int64: Int] = [:]
             struct Enough: Error {}
             do {
                 try store.forEachHistoryTransaction(query) { transaction in
+                    if let start, (transaction.timestamp ?? -.infinity) < start { return }
                     if entries.count == limit { throw Enough() }
                     positions[transaction.number] = entries.count
                     entries.append(HistoryEntry(transaction: transaction, changes: []))

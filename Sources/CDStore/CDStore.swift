@@ -18,7 +18,7 @@ import Foundation
 ///                                 "department": deptID])
 /// }
 /// let names = try store.read { ctx in
-///     try ctx.fetch("Employee", where: "age >= %@", 30, sort: ["lastName"]).map { $0.string("firstName") }
+///     try ctx.fetch("Employee", where: "age >= %@", 30, sort: ["lastName"]).map { $0.get("firstName", as: String.self) }
 /// }
 /// ```
 ///
@@ -55,7 +55,6 @@ import Foundation
 /// - ``storeUUID``
 /// - ``wasCreated``
 /// - ``warnings``
-/// - ``usesReaderPool``
 public final class CDStore: Sendable {
     /// The store file.
     public let path: String
@@ -71,7 +70,7 @@ public final class CDStore: Sendable {
     /// read with, a stale model cache.
     public var warnings: [String] { writer.warnings }
     /// Whether reads run on a pool of connections of their own (true for a WAL store opened from a file).
-    public var usesReaderPool: Bool { readers != nil }
+    package var usesReaderPool: Bool { readers != nil }
 
     /// The store layer's connection that writes (and, without a reader pool, reads), for what this API does not
     /// offer yet: ``Store`` has exports, graph imports, verification and store information.
@@ -114,5 +113,14 @@ public final class CDStore: Sendable {
         let pooled = !options.contains(.immutable) && configuration.maximumReaderCount > 0
             && (try? opened.usesWriteAheadLog()) == true
         readers = pooled ? ReaderPool(primary: opened, capacity: configuration.maximumReaderCount) : nil
+    }
+
+    /// The library on a store the command line opened itself (with its options, its REPL session's sharing and its
+    /// wording of what opening did), so that commands make the same calls a Swift user makes. No reader pool:
+    /// everything runs on `store`'s connection.
+    package init(opened store: Store) {
+        path = store.path
+        self.store = store
+        readers = nil
     }
 }

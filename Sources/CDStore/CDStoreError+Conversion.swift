@@ -9,7 +9,7 @@ extension CDStoreError {
     /// The library's error for any error of the layers below (``StoreError``, ``ModelError``,
     /// ``CDPredicateError``) or of Swift's coding; other errors (the caller's own, thrown from a transaction
     /// body) are not converted and pass through unchanged.
-    static func converting(_ error: any Error) -> any Error {
+    package static func converting(_ error: any Error) -> any Error {
         switch error {
         case let error as CDStoreError: return error
         case let error as StoreError: return CDStoreError(error)
@@ -77,11 +77,12 @@ extension CDStoreError {
 
     /// Parses a predicate with `body`, turning its syntax errors into errors that carry the predicate text, line
     /// and column (so ``description`` can point at the problem).
-    static func parsingPredicate<T>(_ text: String, _ body: () throws -> T) throws -> T {
+    package static func parsingPredicate<T>(_ text: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as CDPredicateError {
             var converted = CDStoreError(error)
+            converted.input = .predicate
             if converted.column != nil {
                 converted.line = 1
                 converted.source = text

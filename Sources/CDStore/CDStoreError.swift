@@ -37,6 +37,8 @@ import Foundation
 /// - ``column``
 /// - ``file``
 /// - ``source``
+/// - ``input``
+/// - ``Input``
 public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure an error is: switch on it (`case .busy:`), or catch it with
     /// `catch CDStoreError.Code.busy { … }`.
@@ -112,8 +114,14 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int?
     /// The column in a predicate or model file, when known.
     public var column: Int?
-    /// The model file concerned, for ``Code/invalidModel``.
+    /// The file concerned: the model file of an ``Code/invalidModel`` error, or the data file a record was read
+    /// from.
     public var file: String?
+    /// Which input of the call caused the error, when one did: the predicate, the sort keys, a model, a record
+    /// file. A command line says which of its options that was; ``message`` does not repeat it.
+    public var input: Input?
+    /// Whether ``file`` is a data file (`file: record 2 (line 3): …`) rather than a model file (`file:3:7: …`).
+    package var fileIsInput = false
     /// The text ``line`` and ``column`` point into when it is not a file: the predicate of an
     /// ``Code/invalidPredicate`` error, which ``description`` shows with a caret under the column.
     public var source: String?
@@ -146,7 +154,14 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
             return ([message + " at column \(column)"] + lines.dropFirst().map(String.init)).joined(separator: "\n")
         }
         var parts: [String] = []
-        if let file {
+        if let file, fileIsInput {
+            parts.append(file)
+            if let record {
+                parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
+            } else if let line {
+                parts.append("line \(line)")
+            }
+        } else if let file {
             parts.append(file + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? ""))
         } else if let record {
             parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
@@ -161,6 +176,39 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         }
         parts.append(message)
         return parts.joined(separator: ": ")
+    }
+}
+
+extension CDStoreError {
+    /// An input of a library call that an error can be about. Each has one name a command line maps to its
+    /// option (`.groupBy` is `cdstore project --group-by`), so messages never name options themselves.
+    public enum Input: String, Sendable, CaseIterable {
+        /// The predicate selecting objects (`where:`), with its arguments and variables.
+        case predicate
+        /// The sort keys.
+        case sort
+        /// The limit of a fetch.
+        case limit
+        /// The offset of a fetch.
+        case offset
+        /// The properties of a projection.
+        case properties
+        /// The group-by keys of a projection.
+        case groupBy
+        /// The predicate on groups of a projection (`having:`).
+        case having
+        /// The relationships to prefetch (``Criteria/prefetching(_:)``).
+        case includes
+        /// The model (a file, or the store's own).
+        case model
+        /// A file of records to insert or seed from.
+        case recordFile
+        /// The key path of the records inside a JSON document.
+        case root
+        /// A mapping of input keys to properties.
+        case mapping
+        /// The values to set (an update's assignments).
+        case assignments
     }
 }
 

@@ -8,17 +8,21 @@ import CDStoreIO
 // left for issue 23 (a library call a Swift user can make too, then the CLI on it). Package-only, so no library user
 // sees them; the list only ever shrinks (docs/decisions/0001-layers.md).
 
+// Public until the API was cut to the library's own requests (Criteria, the string forms of fetch, project and
+// update): the query commands still build these store-layer requests themselves.
+package typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
+package typealias ProjectionProperty = CDStoreSQLite.ProjectionProperty
+package typealias ProjectionRequest = CDStoreSQLite.ProjectionRequest
+package typealias SortDescriptor = CDStoreSQLite.SortDescriptor
+package typealias UpdateRequest = CDStoreSQLite.UpdateRequest
+
 package typealias ByteSink = CDStoreSQLite.ByteSink
 package typealias ByteStream = CDStoreJSON.ByteStream
-package typealias CDPredicateError = CDStorePredicate.CDPredicateError
 package typealias CSVText = CDStoreSQLite.CSVText
 package typealias DateParsing = CDStoreSQLite.DateParsing
 package typealias EntityComparison = CDStoreSQLite.EntityComparison
 package typealias FetchedObject = CDStoreSQLite.FetchedObject
 package typealias GraphInput = CDStoreIO.GraphInput
-package typealias HistoryQuery = CDStoreSQLite.HistoryQuery
-package typealias InputRecord = CDStoreSQLite.InputRecord
-package typealias InputValue = CDStoreSQLite.InputValue
 package typealias JSONMapping = CDStoreSQLite.JSONMapping
 package typealias JSONModelCodec = CDStoreModel.JSONModelCodec
 package typealias JSONText = CDStoreSQLite.JSONText
@@ -46,4 +50,3 @@ package typealias Suggestion = CDStoreSQLite.Suggestion
 package typealias TransformableCoding = CDStoreSQLite.TransformableCoding
 package typealias UnknownKeyPolicy = CDStoreSQLite.UnknownKeyPolicy
 package typealias ValueText = CDStoreSQLite.ValueText
-package typealias VersionHasher = CDStoreModel.VersionHasher

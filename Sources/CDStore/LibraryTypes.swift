@@ -7,7 +7,7 @@ import CDStoreSQLite
 // descriptions for introspection, object IDs and values, requests, options and results); the layers themselves are
 // not re-exported, and everything else in them is `package` (docs/decisions/0001-layers.md).
 
-/// A managed object model: its entities, fetch request templates and configurations (`CDStore.model`).
+/// A managed object model: its entities and their inheritance (`CDStore.model`).
 public typealias ManagedObjectModel = CDStoreModel.ManagedObjectModel
 
 /// An entity of the model: its attributes, relationships, fetched properties, constraints and indexes.
@@ -31,25 +31,15 @@ public typealias ObjectID = CDStoreSQLite.ObjectID
 /// A stored value as read back, typed by the model (see ``ObjectValueConvertible`` for Swift values).
 public typealias ObjectValue = CDStoreSQLite.ObjectValue
 
-/// A fetch of an entity's objects: filter, order, window, sub-entities and included relationships.
-public typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
 
-/// One key of an order: a key path (to-one key paths too), ascending or not, case-insensitive or not.
-public typealias SortDescriptor = CDStoreSQLite.SortDescriptor
 
 /// The `[c]`, `[d]`, `[n]` and `[l]` options of a string comparison in ``Criteria``.
 public typealias ComparisonOptions = CDStorePredicate.ComparisonOptions
 
-/// A dictionary fetch: properties, key paths and aggregates, grouped, filtered, ordered.
-public typealias ProjectionRequest = CDStoreSQLite.ProjectionRequest
 
-/// One property of a ``ProjectionRequest``: a key path, a function of one (`sum:salary`), an alias.
-public typealias ProjectionProperty = CDStoreSQLite.ProjectionProperty
 
-/// New attribute values for the objects a predicate selects (``Context/update(_:)``).
-public typealias UpdateRequest = CDStoreSQLite.UpdateRequest
 
-/// One attribute's new value in an ``UpdateRequest``: `KEY=VALUE` or `KEY:=EXPRESSION`.
+/// One attribute's new value for ``CDStore/Context/update(_:where:_:assignments:)``: `KEY=VALUE` or `KEY:=EXPRESSION`.
 public typealias UpdateAssignment = CDStoreSQLite.UpdateAssignment
 
 /// What a delete removed: the objects asked for, and per entity what the delete rules reached.

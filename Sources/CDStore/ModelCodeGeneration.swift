@@ -18,7 +18,7 @@ import Foundation
 ///
 /// ## Topics
 /// - ``generate(modelAt:version:displayPath:options:)``, ``generate(_:displayPath:options:)``
-/// - ``write(_:to:replacing:)``, ``existingFiles(_:in:)``
+/// - ``write(_:to:replacing:)``
 public enum CodeGenerator {
     /// The language to write.
     public enum Language: String, CaseIterable, Sendable {
@@ -87,7 +87,7 @@ public enum CodeGenerator {
     }
 
     /// The names of `output`'s files that already exist in `directory`.
-    public static func existingFiles(_ output: Output, in directory: URL) -> [String] {
+    package static func existingFiles(_ output: Output, in directory: URL) -> [String] {
         output.files.map(\.name).filter {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
         }

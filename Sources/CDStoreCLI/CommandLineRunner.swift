@@ -57,51 +57,69 @@ public enum CommandLineRunner {
         return rest
     }
 
-    /// Prints `error` and returns its exit status.
+    /// Prints `error` and returns its exit status (``ExitStatus/init(for:)`` decides it).
     static func report(_ error: Error) -> Int32 {
+        if let trouble = error as? ComparisonTrouble {
+            guard let status = ExitStatus(for: trouble) else { return report(trouble.error) }
+            Console.error(message(of: trouble.error) ?? "\(trouble.error)")
+            return status.rawValue
+        }
+        if let error = error as? ExitCode { return error.rawValue }
+        if let status = ExitStatus(for: error) {
+            Console.error(message(of: error) ?? "\(error)")
+            return status.rawValue
+        }
+        let code = CDStoreCommand.exitCode(for: error)
+        let message = CDStoreCommand.fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { print(message) }
+            return 0
+        }
+        if code.rawValue == ExitCode.validationFailure.rawValue {
+            if message.hasPrefix("Error: ") { Console.error(String(message.dropFirst(7))) } else { Console.write(message) }
+            return ExitStatus.usage.rawValue
+        }
+        Console.error(message.isEmpty ? String(describing: error) : message)
+        return ExitStatus.badInput.rawValue
+    }
+
+    /// What `error:` says for an error of the project's own.
+    private static func message(of error: Error) -> String? {
         switch error {
-        case let error as CLIError:
-            Console.error(error.message)
-            return error.status.rawValue
-        case let error as CDStoreError:
-            Console.error(error.description)
-            return ExitStatus(error.code).rawValue
-        case let error as StoreError:
-            Console.error(error.description)
-            switch error.code {
-            case .modelMismatch, .noModel, .modelInferred: return ExitStatus.modelMismatch.rawValue
-            case .cannotOpen, .busy, .diskFull: return ExitStatus.cannotOpen.rawValue
-            default: return ExitStatus.badInput.rawValue
-            }
-        case let error as ModelError:
-            Console.error(error.description)
-            return error.code == .fileNotFound ? ExitStatus.cannotOpen.rawValue : ExitStatus.badInput.rawValue
-        case let error as RecordInput.InputError:
-            Console.error(error.description)
-            return ExitStatus.badInput.rawValue
-        case let error as ByteStream.ReadError:
-            Console.error(error.description)
-            return ExitStatus.badInput.rawValue
-        case let error as ExitCode:
-            return error.rawValue
-        default:
-            let code = CDStoreCommand.exitCode(for: error)
-            let message = CDStoreCommand.fullMessage(for: error)
-            if code == .success {
-                if !message.isEmpty { print(message) }
-                return 0
-            }
-            if code.rawValue == ExitCode.validationFailure.rawValue {
-                if message.hasPrefix("Error: ") { Console.error(String(message.dropFirst(7))) } else { Console.write(message) }
-                return ExitStatus.usage.rawValue
-            }
-            Console.error(message.isEmpty ? String(describing: error) : message)
-            return ExitStatus.badInput.rawValue
+        case let error as CLIError: error.message
+        case let error as CustomStringConvertible: error.description
+        default: nil
         }
     }
 }
 
+/// An error that stopped `diff` from comparing: it reports bad input as a usage error (exit status 2), because
+/// its exit status 1 means "the stores differ" (``ExitStatus/init(for:)``).
+struct ComparisonTrouble: Error {
+    var error: Error
+}
+
 extension ExitStatus {
+    /// The one table from errors to exit statuses; nil for errors of the argument parser, which has its own.
+    init?(for error: Error) {
+        switch error {
+        case let trouble as ComparisonTrouble:
+            guard let status = ExitStatus(for: trouble.error) else { return nil }
+            self = status == .badInput ? .usage : status
+        case let error as CLIError: self = error.status
+        case let error as CDStoreError: self = ExitStatus(error.code)
+        case let error as StoreError:
+            switch error.code {
+            case .modelMismatch, .noModel, .modelInferred: self = .modelMismatch
+            case .cannotOpen, .busy, .diskFull: self = .cannotOpen
+            default: self = .badInput
+            }
+        case let error as ModelError: self = error.code == .fileNotFound ? .cannotOpen : .badInput
+        case is RecordInput.InputError, is ByteStream.ReadError: self = .badInput
+        default: return nil
+        }
+    }
+
     /// The exit status of a library error, by its code.
     init(_ code: CDStoreError.Code) {
         switch code {

@@ -136,7 +136,7 @@ public struct ComparisonOptions: OptionSet, Equatable, Hashable, Sendable {
     public static let localeSensitive = ComparisonOptions(rawValue: 1 << 3)
 
     /// The option letters in the order `c d n l`, e.g. `"cd"`; empty when no option is set.
-    public var letters: String {
+    package var letters: String {
         var s = ""
         if contains(.caseInsensitive) { s += "c" }
         if contains(.diacriticInsensitive) { s += "d" }

@@ -29,7 +29,7 @@ struct SwiftDataWriterTests {
         var tag = Entity(name: "Tag", attributes: [Attribute(name: "label", type: .string)],
                          relationships: [Relationship(name: "notes", destination: "Note", inverseName: "tags", isToMany: true)])
         tag.relationships[0].isOptional = true
-        return ManagedObjectModel(entities: [note, tag], configurations: [Configuration(name: "Cloud", entities: ["Note"])])
+        return ManagedObjectModel(entities: [note, tag], fetchRequests: [], configurations: [Configuration(name: "Cloud", entities: ["Note"])])
     }
 
     @Test func noteClass() throws {

@@ -177,7 +177,7 @@ struct XcodeModelWriterTests {
         var marked = Entity(name: "Marked")
         marked.syncable = false
         marked.userInfo = ["com.apple.syncservices.Syncable": "NO"]
-        let model = ManagedObjectModel(entities: [entity, marked],
+        let model = ManagedObjectModel(entities: [entity, marked], fetchRequests: [],
                                        fileSettings: ["CDMCompilerToolVersion": "22758.0", "CDMCompilerXcodeVersion": "150400"])
         let xml = String(decoding: XcodeModelWriter.contents(of: model), as: UTF8.self)
         #expect(xml == """

@@ -54,7 +54,8 @@ import Testing
         let employees = try fixture.store.read { ctx in try ctx.page("Employee", sort: ["-employeeNumber"], limit: 5) }
         #expect(employees.objects.map { $0.int("employeeNumber") } == [123, 122, 121, 120, 119])
         #expect(employees.nextAfter == employees.objects.last?.primaryKey)
-        #expect(throws: CDStoreError.self) { try fixture.store.read { ctx in try ctx.page("Employee", limit: 0) } }
+        let error = #expect(throws: CDStoreError.self) { try fixture.store.read { ctx in try ctx.page("Employee", limit: 0) } }
+        #expect(error?.code == .invalidInput)
     }
 
     @Test func objectByEntityAndKeyIncludesSubentities() throws {
@@ -63,7 +64,8 @@ import Testing
         let object = try fixture.store.read { ctx in try ctx.object("Employee", primaryKey: ann.primaryKey) }
         #expect(object?.string("firstName") == "Ann")
         #expect(try fixture.store.read { ctx in try ctx.object("Employee", primaryKey: 999) } == nil)
-        #expect(throws: CDStoreError.self) { try fixture.store.read { ctx in try ctx.object("Nobody", primaryKey: 1) } }
+        let error = #expect(throws: CDStoreError.self) { try fixture.store.read { ctx in try ctx.object("Nobody", primaryKey: 1) } }
+        #expect(error?.code == .unknownName)
     }
 
     @Test func overviewCountsEveryEntity() throws {

@@ -15,7 +15,7 @@ import Testing
             """.utf8).write(to: ndjson)
         let csv = fixture.folder.appendingPathComponent("people.csv")
         try Data("employeeNumber,firstName,lastName,age\n12,Ida,Kay,40\n".utf8).write(to: csv)
-        #expect(try fixture.store.insert(fromNDJSON: ndjson, into: "Employee").inserted == 2)
+        #expect(try fixture.store.insert(fromFile: ndjson, format: .ndjson, into: "Employee").inserted == 2)
         #expect(try fixture.store.insert(fromFile: csv, into: "Employee").inserted == 1)
         try fixture.store.read { ctx throws in
             #expect(try ctx.count("Employee") == 7)
@@ -30,7 +30,7 @@ import Testing
         try Data("{\"employeeNumber\": 20, \"firstName\": \"A\", \"lastName\": \"B\"}\n{\"employeeNumber\": 21, \"firstName\": \"C\", \"lastName\": \"D\", \"age\": 5}\n".utf8)
             .write(to: ndjson)
         do {
-            try fixture.store.insert(fromNDJSON: ndjson, into: "Employee")
+            try fixture.store.insert(fromFile: ndjson, format: .ndjson, into: "Employee")
             Issue.record("inserted an invalid record")
         } catch let error as CDStoreError {
             #expect(error.code == .validation)

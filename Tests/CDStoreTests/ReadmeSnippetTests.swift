@@ -22,7 +22,7 @@ import Testing
         }
         try store.read { ctx in
             for e in try ctx.fetch("Employee", where: "age >= %@ AND department.name == %@", 30, "R&D", sort: ["-salary"]) {
-                print(e.string("firstName")!, e.int("age")!, e.related("department") == rnd)   // Ann 34 true
+                print(e.get("firstName", as: String.self)!, e.get("age", as: Int.self)!, e.related("department") == rnd)   // Ann 34 true
             }
         }
         // end

@@ -46,9 +46,11 @@ import Testing
         let models = try folder()
         let path = models.deletingLastPathComponent().appendingPathComponent("Old.store").path
         let store = try CDStore(path: path, model: try .swiftData(models.path, version: "1.0.0"), options: [.create])
-        #expect(throws: CDStoreError.self) {
+        let noHome = #expect(throws: CDStoreError.self) {
             try store.write { ctx in try ctx.insert("Person", ["name": "Ann", "home": ["street": "x"]]) }
         }
-        #expect(throws: CDStoreError.self) { try CDStore.Model.swiftData(models.path, version: "9.9.9") }
+        #expect(noHome?.code == .unknownName)   // version 1.0.0 has no `home`
+        let version = #expect(throws: CDStoreError.self) { try CDStore.Model.swiftData(models.path, version: "9.9.9") }
+        #expect(version?.code == .invalidModel)
     }
 }

@@ -31,7 +31,7 @@ extension CDStore.Context {
 
     /// The objects a store-layer request selects, for what the other methods do not say (sub-entities left out,
     /// prefetching).
-    public func fetch(_ request: ObjectFetchRequest) throws -> [StoredObject] {
+    package func fetch(_ request: ObjectFetchRequest) throws -> [StoredObject] {
         try perform {
             var factory = StoredObjectFactory(model: store.model)
             let uuid = store.metadata.uuid
@@ -69,7 +69,7 @@ extension CDStore.Context {
     ///
     /// ```swift
     /// let cursor = try ctx.cursor("Employee", sort: ["employeeNumber"])
-    /// while let employee = try cursor.next() { total += employee.double("salary") ?? 0 }
+    /// while let employee = try cursor.next() { total += employee.get("salary", as: Double.self) ?? 0 }
     /// ```
     ///
     /// Core Data equivalent: a fetch with `fetchBatchSize`.
@@ -79,7 +79,7 @@ extension CDStore.Context {
     }
 
     /// A cursor over the objects a store-layer request selects.
-    public func cursor(_ request: ObjectFetchRequest) throws -> StoredObjectCursor {
+    package func cursor(_ request: ObjectFetchRequest) throws -> StoredObjectCursor {
         try perform { StoredObjectCursor(cursor: try store.makeCursor(request), context: self) }
     }
 

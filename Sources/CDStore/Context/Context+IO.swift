@@ -25,17 +25,7 @@ extension CDStore.Context {
         }
     }
 
-    /// Inserts the records of an NDJSON file (one JSON object per line) as new objects of `entity`.
-    @discardableResult
-    public func insert(fromNDJSON url: URL, into entity: String, options: InsertOptions = .init()) throws -> InsertSummary {
-        try insert(fromFile: url, format: .ndjson, into: entity, options: options)
-    }
 
-    /// Inserts the records of a CSV file (a header row naming the properties) as new objects of `entity`.
-    @discardableResult
-    public func insert(fromCSV url: URL, into entity: String, options: InsertOptions = .init()) throws -> InsertSummary {
-        try insert(fromFile: url, format: .csv, into: entity, options: options)
-    }
 
     /// Reads a whole-graph export (a graph document or NDJSON lines naming their entity) into the store and
     /// returns the number of objects created; relationships are restored from the object IDs in it.
@@ -69,17 +59,7 @@ extension CDStore {
         try write { ctx in try ctx.insert(fromFile: url, format: format, into: entity, options: options) }
     }
 
-    /// Inserts the records of an NDJSON file, in a write transaction of its own.
-    @discardableResult
-    public func insert(fromNDJSON url: URL, into entity: String, options: InsertOptions = .init()) throws -> InsertSummary {
-        try write { ctx in try ctx.insert(fromNDJSON: url, into: entity, options: options) }
-    }
 
-    /// Inserts the records of a CSV file, in a write transaction of its own.
-    @discardableResult
-    public func insert(fromCSV url: URL, into entity: String, options: InsertOptions = .init()) throws -> InsertSummary {
-        try write { ctx in try ctx.insert(fromCSV: url, into: entity, options: options) }
-    }
 
     /// Reads a whole-graph export into the store, in a write transaction of its own.
     @discardableResult

@@ -11,7 +11,7 @@ extension CDStore.Context {
     /// ```swift
     /// let rows = try ctx.project("Employee", ["department.name", "sum:salary AS total", "count:employeeNumber"],
     ///                            groupBy: ["department.name"], having: "sum:(salary) > %@", 100_000, sort: ["-total"])
-    /// for row in rows { print(row.string("department.name") ?? "-", row.double("total") ?? 0, row.int("count:employeeNumber") ?? 0) }
+    /// for row in rows { print(row.get("department.name", as: String.self) ?? "-", row.get("total", as: Double.self) ?? 0, row.get("count:employeeNumber", as: Int.self) ?? 0) }
     /// ```
     ///
     /// Each result is keyed as Core Data keys dictionary results: by the alias (`AS total`), else by the
@@ -45,7 +45,7 @@ extension CDStore.Context {
     }
 
     /// The results of a store-layer projection request.
-    public func project(_ request: ProjectionRequest) throws -> [ProjectionRow] {
+    package func project(_ request: ProjectionRequest) throws -> [ProjectionRow] {
         try perform {
             let keys = ObjectKeys(names: request.resultKeys, relationships: [])
             var rows: [ProjectionRow] = []
@@ -56,7 +56,7 @@ extension CDStore.Context {
 }
 
 /// One result of a projection: values keyed by result key (`department.name`, `sum:salary`, or an alias), with
-/// the typed reads of ``ValueReading`` (`row.double("total")`).
+/// the typed reads of ``ValueReading`` (`row.get("total", as: Double.self)`).
 ///
 /// Core Data equivalent: one `NSDictionary` of a `.dictionaryResultType` fetch.
 public struct ProjectionRow: Sendable, ValueReading {

@@ -128,7 +128,7 @@ extension CDStore.Context {
 
     /// Runs a store-layer update (whose values may be expressions: `salary * 1.05`).
     @discardableResult
-    public func update(_ request: UpdateRequest) throws -> Int {
+    package func update(_ request: UpdateRequest) throws -> Int {
         try perform(writing: true) { try store.update(request) }
     }
 

@@ -27,11 +27,15 @@ public struct Criteria: Sendable, Equatable, CustomStringConvertible {
     /// The filter; nil matches every object.
     package var predicate: PredicateNode?
     /// The order, most significant first.
-    public var sort: [SortDescriptor]
+    package var sort: [SortDescriptor]
     /// At most this many objects.
-    public var limit: Int?
+    package var limit: Int?
     /// Skip this many objects first.
-    public var offset: Int?
+    package var offset: Int?
+    /// Include objects of sub-entities (true unless ``excludingSubentities()``).
+    package var includesSubentities = true
+    /// Relationships whose objects are fetched with the results (``prefetching(_:)``).
+    package var includes: [String] = []
 
     /// Criteria with a filter (nil: all objects), an order and a window.
     package init(predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil) {
@@ -62,8 +66,9 @@ public struct Criteria: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The fetch request these criteria describe for `entity`.
-    public func request(for entity: String) -> ObjectFetchRequest {
-        ObjectFetchRequest(entity: entity, predicate: predicate, sort: sort, limit: limit, offset: offset)
+    package func request(for entity: String) -> ObjectFetchRequest {
+        ObjectFetchRequest(entity: entity, predicate: predicate, sort: sort, limit: limit, offset: offset,
+                           includesSubentities: includesSubentities, includes: includes)
     }
 }
 
@@ -171,6 +176,26 @@ extension Criteria {
         return copy
     }
 
+    /// The same criteria, leaving out objects of the entity's sub-entities.
+    ///
+    /// Core Data equivalent: `includesSubentities = false`.
+    public func excludingSubentities() -> Criteria {
+        var copy = self
+        copy.includesSubentities = false
+        return copy
+    }
+
+    /// The same criteria, with the objects of these relationship key paths (`"employees"`,
+    /// `"employees.badge"`) fetched with the results, one query per relationship and batch, and nested in
+    /// each ``StoredObject`` instead of named by ID.
+    ///
+    /// Core Data equivalent: `relationshipKeyPathsForPrefetching`.
+    public func prefetching(_ keyPaths: String...) -> Criteria {
+        var copy = self
+        copy.includes += keyPaths
+        return copy
+    }
+
     /// `a && b`: both.
     public static func && (lhs: Criteria, rhs: Criteria) -> Criteria { lhs.and(rhs) }
     /// `a || b`: either.
@@ -205,7 +230,11 @@ extension Criteria {
         }
         // An OR of a criterion that matches everything matches everything.
         let matchesAll = !all && criteria.contains { $0.predicate == nil }
-        return Criteria(predicate: matchesAll ? nil : predicate, sort: criteria.flatMap(\.sort),
-                        limit: criteria.last { $0.limit != nil }?.limit, offset: criteria.last { $0.offset != nil }?.offset)
+        var combined = Criteria(predicate: matchesAll ? nil : predicate, sort: criteria.flatMap(\.sort),
+                                limit: criteria.last { $0.limit != nil }?.limit,
+                                offset: criteria.last { $0.offset != nil }?.offset)
+        combined.includesSubentities = criteria.allSatisfy(\.includesSubentities)
+        combined.includes = criteria.flatMap(\.includes)
+        return combined
     }
 }

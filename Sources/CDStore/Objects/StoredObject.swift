@@ -11,8 +11,8 @@ import Foundation
 /// ```swift
 /// for employee in try ctx.fetch("Employee", where: "age >= %@", 30) {
 ///     let name: String? = employee["firstName"]
-///     let age = employee.int("age")                          // Int?
-///     let department = employee.related("department")        // ObjectID?
+///     let age = employee.get("age", as: Int.self)         // Int?
+///     let department = employee.related("department")    // ObjectID?
 ///     print(employee.objectID, name ?? "-", age ?? 0, department?.primaryKey ?? 0)
 /// }
 /// ```

@@ -8,7 +8,7 @@ import Foundation
 /// Typed reads of named values, shared by fetched objects (``StoredObject``) and projection results
 /// (``ProjectionRow``).
 ///
-/// Each accessor returns nil both for a nil value and for a value of another type; use
+/// `get(_:as:)` and the typed subscript return nil both for a nil value and for a value of another type; use
 /// ``value(forKey:)`` to tell them apart.
 public protocol ValueReading {
     /// The value called `key`, or nil when there is no such key.
@@ -27,28 +27,31 @@ extension ValueReading {
         value(forKey: key).flatMap { T(objectValue: $0) }
     }
 
+    // Shorthands for the project's own code and tests. Not public: `get(_:as:)` and the typed subscript say the same
+    // for every type, so the public surface keeps one way to read a value (docs/decisions/0001-layers.md).
+
     /// A String (or URI) attribute's value.
-    public func string(_ key: String) -> String? { get(key) }
+    package func string(_ key: String) -> String? { get(key) }
     /// An integer attribute's value (Integer 16, 32 or 64; nil when it does not fit an `Int`).
-    public func int(_ key: String) -> Int? { get(key) }
+    package func int(_ key: String) -> Int? { get(key) }
     /// An integer attribute's value as an `Int64`.
-    public func int64(_ key: String) -> Int64? { get(key) }
+    package func int64(_ key: String) -> Int64? { get(key) }
     /// A Double (or any number) attribute's value.
-    public func double(_ key: String) -> Double? { get(key) }
+    package func double(_ key: String) -> Double? { get(key) }
     /// A Float attribute's value.
-    public func float(_ key: String) -> Float? { get(key) }
+    package func float(_ key: String) -> Float? { get(key) }
     /// A Decimal attribute's value (Core Data keeps decimals as SQLite REAL, with a Double's precision).
-    public func decimal(_ key: String) -> Decimal? { get(key) }
+    package func decimal(_ key: String) -> Decimal? { get(key) }
     /// A Boolean attribute's value.
-    public func bool(_ key: String) -> Bool? { get(key) }
+    package func bool(_ key: String) -> Bool? { get(key) }
     /// A Date attribute's value.
-    public func date(_ key: String) -> Date? { get(key) }
+    package func date(_ key: String) -> Date? { get(key) }
     /// A Binary attribute's value.
-    public func data(_ key: String) -> Data? { get(key) }
+    package func data(_ key: String) -> Data? { get(key) }
     /// A UUID attribute's value.
-    public func uuid(_ key: String) -> UUID? { get(key) }
+    package func uuid(_ key: String) -> UUID? { get(key) }
     /// A URI attribute's value.
-    public func url(_ key: String) -> URL? { get(key) }
+    package func url(_ key: String) -> URL? { get(key) }
     /// Whether the value called `key` is nil (true also when there is no such key).
     public func isNull(_ key: String) -> Bool {
         guard let value = value(forKey: key) else { return true }

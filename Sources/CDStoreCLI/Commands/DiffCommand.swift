@@ -99,7 +99,7 @@ struct DiffCommand: ParsableCommand {
         do {
             differs = try compare()
         } catch {
-            throw Self.trouble(error)
+            throw ComparisonTrouble(error: error)
         }
         if differs { throw ExitCode(ExitStatus.badInput.rawValue) }
     }
@@ -136,25 +136,6 @@ struct DiffCommand: ParsableCommand {
     /// Repeated and comma-separated values as one list.
     static func list(_ values: [String]) -> [String] {
         values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
-    }
-
-    /// Exit status 1 means "different" here, so an error that would exit with 1 elsewhere (a bad predicate, key or
-    /// export) exits with 2, as `diff` reports trouble; 3 and 4 keep their meaning.
-    static func trouble(_ error: Error) -> Error {
-        switch error {
-        case let error as StoreError where ![.modelMismatch, .noModel, .cannotOpen, .busy, .diskFull].contains(error.code):
-            CLIError.usage(error.description)
-        case let error as ModelError where error.code != .fileNotFound:
-            CLIError.usage(error.description)
-        case let error as CLIError where error.status == .badInput:
-            CLIError.usage(error.message)
-        case let error as RecordInput.InputError:
-            CLIError.usage(error.description)
-        case let error as ByteStream.ReadError:
-            CLIError.usage(error.description)
-        default:
-            error
-        }
     }
 }
 
@@ -212,13 +193,15 @@ final class DiffSides {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cdstore-diff-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         temporary.append(folder)
-        let store = try Store.open(at: folder.appendingPathComponent("\(side).sqlite").path, model: model)
-        var source = try GraphInput.reader(try ByteStream(path: path))
+        let library = try CDStore(path: folder.appendingPathComponent("\(side).sqlite").path, model: .model(model),
+                                  options: [.create], configuration: .init(maximumReaderCount: 0))
         do {
-            try store.importGraph(from: &source)
-        } catch let error as StoreError {
-            throw StoreError(error.code, "\(path): " + error.description)
+            try library.importGraph(from: URL(fileURLWithPath: path))
+        } catch var error as CDStoreError {
+            error.file = path
+            error.fileIsInput = true
+            throw error
         }
-        return store
+        return library.store
     }
 }

@@ -59,26 +59,27 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// `--since` as a token (digits) or a date.
-    func parsedSince() throws -> HistoryQuery.Since? {
-        guard let since else { return nil }
+    func parsedSince() throws -> (token: Int64?, date: Date?) {
+        guard let since else { return (nil, nil) }
         if !since.isEmpty, since.allSatisfy(\.isASCII), since.allSatisfy(\.isNumber), let number = Int64(since) {
-            return .token(number)
+            return (number, nil)
         }
         guard let seconds = DateParsing.secondsSince2001(since) else {
             throw ValidationError("--since takes a transaction number (41) or a date (2024-05-01, 2024-05-01T12:00:00Z), "
                                   + "got '\(since)'")
         }
-        return .date(seconds)
+        return (nil, Date(timeIntervalSinceReferenceDate: seconds))
     }
 
     func run() throws {
         var options = storeOptions
         options.readOnly = true
         if let storeArgument { options.store = storeArgument }
-        let query = HistoryQuery(since: try parsedSince(), author: author, entity: entity)
+        let (token, date) = try parsedSince()
         let format = formatOptions.resolved
         try options.withStore(create: false) { store in
-            if try !store.hasPersistentHistory {
+            let library = CDStore(opened: store)
+            if try !library.hasPersistentHistory {
                 Console.note("\(store.path) keeps no persistent history (it has no ATRANSACTION and ACHANGE tables; "
                              + "Core Data adds them when an app opens the store with NSPersistentHistoryTrackingKey)")
             }
@@ -86,10 +87,19 @@ struct HistoryCommand: ParsableCommand {
             let printer = HistoryPrinter(format: format)
             let writer = format.writer(columns: changes ? HistoryPrinter.changeColumns : HistoryPrinter.transactionColumns,
                                        output: output)
-            if changes {
-                try store.forEachHistoryChange(query) { writer.write(printer.record($0)) }
-            } else {
-                try store.forEachHistoryTransaction(query) { writer.write(printer.record($0)) }
+            // Pages of the library's history, so that memory holds one page however long the history is.
+            var after = token
+            while true {
+                let page = try library.history(after: after, since: date, author: author, entity: entity, limit: 1000)
+                for entry in page {
+                    if changes {
+                        for change in entry.changes { writer.write(printer.record(change)) }
+                    } else {
+                        writer.write(printer.record(entry.transaction))
+                    }
+                }
+                guard page.count == 1000, let last = page.last?.transaction.number else { break }
+                after = last
             }
             writer.finish()
             output.close()

@@ -124,10 +124,11 @@ struct VerifyCommand: ParsableCommand {
         // A repair writes, but only bookkeeping: it never migrates the store to another model version.
         if repair { options.noMigrate = true } else { options.readOnly = true }
         let findings = try options.withStore(create: false) { store in
+            let library = CDStore(opened: store)
             if repair {
-                for change in try store.repair() { print(change.description) }
+                for change in try library.repair() { print(change.description) }
             }
-            return try store.verify()
+            return try library.verify()
         }
         for finding in findings { print(finding.description) }
         if findings.contains(where: { $0.severity == .problem }) { throw ExitCode(ExitStatus.badInput.rawValue) }

@@ -164,10 +164,10 @@ struct ModelHashesCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try model.load()
-        let hashes = VersionHasher.entityHashes(of: loaded.model)
+        let hashes = loaded.model.versionHashes
         let output = TextOutput.standardOutput()
         for name in hashes.keys.sorted() {
-            output.line("\(name) \(Data(hashes[name]!).base64EncodedString())")
+            output.line("\(name) \(hashes[name]!.base64EncodedString())")
         }
         output.close()
     }

@@ -43,60 +43,18 @@ struct SeedCommand: ParsableCommand {
         let loaded = try storeOptions.requireModel()
         if FileManager.default.fileExists(atPath: out) {
             guard force else { throw CLIError.usage("\(out) exists; remove it or give --force") }
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: out + suffix) }
+            CDStore.destroyStore(at: out)
         }
-        do {
-            let store = try Store.open(at: out, loaded: loaded, options: .init(uuid: uuid?.uppercased()))
-            var counts: [String] = []
-            for file in data {
-                counts.append(try load(file, into: store))
-            }
-            try store.prepareForBundling()
-            let problems = try store.verify()
-            guard problems.isEmpty else {
-                throw CLIError.input("the seed store does not verify:\n" + problems.map(\.description).joined(separator: "\n"))
-            }
-            try store.close()
-            for line in counts { print(line) }
-            print("wrote \(out)")
-        } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: out + suffix) }
-            throw error
+        let added = try CDStore.seed(at: out, loaded: loaded, uuid: uuid, from: data) { file, store in
+            var options = InsertOptions(mapping: try mappingOptions.mapping(for: store, inputFile: file))
+            options.unknownKeys = mappingOptions.unknownKeys
+            return (options, mappingOptions.rootPath)
         }
-    }
-
-    /// Loads one data file, streaming it, and says what it added.
-    private func load(_ file: String, into store: Store) throws -> String {
-        let url = URL(fileURLWithPath: file)
-        let stem = url.deletingPathExtension().lastPathComponent
-        let format = RecordInput.format(forFile: file)
-        let stream = try ByteStream(path: file)
-        if let entity = store.model.entity(named: stem), let format {
-            do {
-                var source = RecordInput.reader(stream, format: format, root: mappingOptions.rootPath)
-                var options = InsertOptions(mapping: try mappingOptions.mapping(for: store, inputFile: file))
-                options.unknownKeys = mappingOptions.unknownKeys
-                let summary = try store.insert(from: &source, into: entity.name, options: options)
-                MappingOptions.report(summary)
-                let count = summary.inserted
-                return "\(file): \(count) \(entity.name) \(count == 1 ? "object" : "objects")"
-            } catch let error as RecordInput.InputError {
-                throw CLIError.input("\(file): \(error.description)")
-            } catch let error as StoreError {
-                throw CLIError.input("\(file): \(error.description)")
-            }
+        for file in added {
+            MappingOptions.report(file.summary)
+            let count = file.summary.inserted
+            print("\(file.file): \(count)" + (file.entity.map { " \($0)" } ?? "") + " \(count == 1 ? "object" : "objects")")
         }
-        guard format == .json else {
-            throw CLIError.input("\(file): not named after an entity of the model (\(stem)), and not a .json graph document")
-        }
-        do {
-            var source = try GraphInput.reader(stream)
-            let count = try store.importGraph(from: &source)
-            return "\(file): \(count) \(count == 1 ? "object" : "objects")"
-        } catch let error as StoreError {
-            throw CLIError.input("\(file): \(error.description)")
-        } catch let error as RecordInput.InputError {
-            throw CLIError.input("\(file): \(error.description)")
-        }
+        print("wrote \(out)")
     }
 }

@@ -55,9 +55,11 @@ struct QueryOptions: ParsableArguments {
 
 /// Parses `--where` text with its `--arg` and `--var` values.
 enum PredicateInput {
+    /// The predicate; a syntax error is the library's (``CDStoreError/Input/predicate``, with the text and a
+    /// caret under the column), as `Criteria("…")` reports it.
     static func parse(_ text: String?, arguments: [String], variables: [String]) throws -> PredicateNode? {
         guard let text else { return nil }
-        do {
+        return try CDStoreError.parsingPredicate(text) {
             var predicate = try PredicateParser.parse(text, arguments: arguments.map { .text($0) })
             if !variables.isEmpty || text.contains("$") {
                 var bindings: [String: PredicateValue] = [:]
@@ -70,14 +72,6 @@ enum PredicateInput {
                 predicate = try predicate.substituting(variables: bindings)
             }
             return predicate
-        } catch let error as CDPredicateError {
-            throw CLIError.input("predicate: " + error.rendered(in: text).dropPrefix("error: predicate: "))
         }
-    }
-}
-
-extension String {
-    func dropPrefix(_ prefix: String) -> String {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
     }
 }

@@ -111,7 +111,7 @@ struct StoreOptions: ParsableArguments {
         } catch {
             if store.wasCreated, session?.predates(store) != true {
                 session?.forget(store)
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+                CDStore.destroyStore(at: store.path)
             }
             throw error
         }

@@ -37,7 +37,7 @@ public struct Attribute: Sendable, Equatable {
     /// The value transformer of a Transformable attribute (XML `valueTransformerName`).
     public var valueTransformerName: String? = nil
     /// The class generated code uses for a Transformable attribute (XML `customClassName`).
-    public var customClassName: String? = nil
+    package var customClassName: String? = nil
     /// Binary data may live in files beside the store (XML `allowsExternalBinaryDataStorage`).
     public var allowsExternalBinaryDataStorage: Bool = false
     /// Persistent history keeps the value after deletion (XML `preserveAfterDeletion`).
@@ -49,7 +49,7 @@ public struct Attribute: Sendable, Equatable {
     /// Encrypted in CloudKit (XML `allowsCloudEncryption`).
     package var allowsCloudEncryption: Bool = false
     /// The legacy per-attribute index flag (XML `indexed`).
-    public var isIndexed: Bool = false
+    package var isIndexed: Bool = false
     /// The name of the composite type of a Composite attribute (XML `composite`).
     package var compositeName: String? = nil
     /// The elements of a Composite attribute (`NSCompositeAttributeDescription.elements`), each an attribute
@@ -57,13 +57,13 @@ public struct Attribute: Sendable, Equatable {
     /// entity's table and hashes the composite from them alone; empty for every other type.
     package var compositeElements: [Attribute] = []
     /// The attribute's name in an earlier model version, for migration (XML `elementID`).
-    public var renamingIdentifier: String? = nil
+    package var renamingIdentifier: String? = nil
     /// Text mixed into the version hash to force a new version (XML `versionHashModifier`).
     package var versionHashModifier: String? = nil
     /// Whether the attribute is marked syncable (XML `syncable`); kept only so models round-trip.
     package var syncable: Bool? = nil
     /// Free-form key/value pairs (XML `userInfo`).
-    public var userInfo: [String: String] = [:]
+    package var userInfo: [String: String] = [:]
 
     /// Creates an attribute; every other setting takes its XML default.
     public init(name: String, type: AttributeType, isOptional: Bool = false) {

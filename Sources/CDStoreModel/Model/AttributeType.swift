@@ -51,10 +51,10 @@ public enum AttributeType: String, CaseIterable, Sendable, Codable {
     }
 
     /// Whether values of this type are whole numbers (Boolean is not counted).
-    public var isInteger: Bool { self == .integer16 || self == .integer32 || self == .integer64 }
+    package var isInteger: Bool { self == .integer16 || self == .integer32 || self == .integer64 }
 
     /// Whether values of this type are numbers of any kind (integers, Decimal, Double, Float).
-    public var isNumeric: Bool { isInteger || self == .decimal || self == .double || self == .float }
+    package var isNumeric: Bool { isInteger || self == .decimal || self == .double || self == .float }
 
     /// The closed range an integer attribute of this type can hold, or nil for non-integer types.
     package var integerRange: ClosedRange<Int64>? {

@@ -7,13 +7,13 @@ public struct Entity: Sendable, Equatable {
     /// The entity name.
     public var name: String
     /// The class generated code uses (XML `representedClassName`).
-    public var className: String? = nil
+    package var className: String? = nil
     /// The name of the parent entity, if this is a sub-entity.
     public var parentName: String? = nil
     /// Abstract entities have no objects of their own.
     public var isAbstract: Bool = false
     /// The entity's name in an earlier model version (XML `elementID`).
-    public var renamingIdentifier: String? = nil
+    package var renamingIdentifier: String? = nil
     /// Text mixed into the version hash (XML `versionHashModifier`).
     package var versionHashModifier: String? = nil
     /// Xcode's code generation setting ("class", "category"; nil = manual). Not part of the compiled model.
@@ -27,15 +27,15 @@ public struct Entity: Sendable, Equatable {
     /// The entity's own relationships, in file order.
     public var relationships: [Relationship] = []
     /// The entity's own fetched properties, in file order.
-    public var fetchedProperties: [FetchedProperty] = []
+    package var fetchedProperties: [FetchedProperty] = []
     /// Uniqueness constraints: each is a list of property names whose values together are unique.
     public var uniquenessConstraints: [[String]] = []
     /// Fetch indexes (`<fetchIndex>`).
-    public var fetchIndexes: [FetchIndex] = []
+    package var fetchIndexes: [FetchIndex] = []
     /// Legacy compound indexes: each is a list of property names.
-    public var compoundIndexes: [[String]] = []
+    package var compoundIndexes: [[String]] = []
     /// Free-form key/value pairs (XML `userInfo`).
-    public var userInfo: [String: String] = [:]
+    package var userInfo: [String: String] = [:]
 
     /// Creates an entity.
     public init(name: String, parentName: String? = nil, isAbstract: Bool = false,
@@ -57,15 +57,15 @@ public struct Entity: Sendable, Equatable {
 /// A fetched property: a named fetch request evaluated relative to the object.
 ///
 /// Core Data equivalent: `NSFetchedPropertyDescription`.
-public struct FetchedProperty: Sendable, Equatable {
+package struct FetchedProperty: Sendable, Equatable {
     /// The property name.
-    public var name: String
+    package var name: String
     /// Whether it is optional (XML `optional`).
-    public var isOptional: Bool = false
+    package var isOptional: Bool = false
     /// The fetch request it runs.
-    public var fetchRequest: FetchRequestTemplate
+    package var fetchRequest: FetchRequestTemplate
     /// Free-form key/value pairs.
-    public var userInfo: [String: String] = [:]
+    package var userInfo: [String: String] = [:]
 
     /// Creates a fetched property.
     package init(name: String, fetchRequest: FetchRequestTemplate) {
@@ -77,19 +77,19 @@ public struct FetchedProperty: Sendable, Equatable {
 /// A fetch index of an entity: one SQL index over properties or expressions.
 ///
 /// Core Data equivalent: `NSFetchIndexDescription`.
-public struct FetchIndex: Sendable, Equatable {
+package struct FetchIndex: Sendable, Equatable {
     /// One element of a fetch index.
-    public struct Element: Sendable, Equatable {
+    package struct Element: Sendable, Equatable {
         /// The property the element indexes (nil when it indexes an expression).
-        public var property: String?
+        package var property: String?
         /// The expression it indexes, as written in the model.
-        public var expression: String?
+        package var expression: String?
         /// The expression's result type (XML `expressionType`).
-        public var expressionType: String?
+        package var expressionType: String?
         /// "Binary" (an ordinary B-tree index) or "RTree".
-        public var type: String = "Binary"
+        package var type: String = "Binary"
         /// Ascending (true) or descending order.
-        public var isAscending: Bool = true
+        package var isAscending: Bool = true
 
         /// Creates an element over a property.
         package init(property: String?, expression: String? = nil, expressionType: String? = nil,
@@ -103,11 +103,11 @@ public struct FetchIndex: Sendable, Equatable {
     }
 
     /// The index name.
-    public var name: String
+    package var name: String
     /// Its elements, in order.
-    public var elements: [Element]
+    package var elements: [Element]
     /// The predicate of a partial index, as written.
-    public var partialIndexPredicate: String? = nil
+    package var partialIndexPredicate: String? = nil
 
     /// Creates a fetch index.
     package init(name: String, elements: [Element]) {
@@ -119,15 +119,15 @@ public struct FetchIndex: Sendable, Equatable {
 /// A named fetch request stored in the model (or the request of a fetched property).
 ///
 /// Core Data equivalent: `NSFetchRequest` templates (`fetchRequestTemplatesByName`).
-public struct FetchRequestTemplate: Sendable, Equatable {
+package struct FetchRequestTemplate: Sendable, Equatable {
     /// The template name.
-    public var name: String
+    package var name: String
     /// The entity it fetches.
-    public var entity: String
+    package var entity: String
     /// The predicate, as written.
-    public var predicate: String?
+    package var predicate: String?
     /// Other settings as written (resultType, fetchLimit, includeSubentities, …), keyed by XML attribute name.
-    public var options: [String: String] = [:]
+    package var options: [String: String] = [:]
 
     /// Creates a fetch request template.
     package init(name: String, entity: String, predicate: String? = nil) {
@@ -140,13 +140,13 @@ public struct FetchRequestTemplate: Sendable, Equatable {
 /// A named configuration: a subset of the model's entities.
 ///
 /// Core Data equivalent: `NSManagedObjectModel.configurations`.
-public struct Configuration: Sendable, Equatable {
+package struct Configuration: Sendable, Equatable {
     /// The configuration name.
-    public var name: String
+    package var name: String
     /// The names of its entities.
-    public var entities: [String]
+    package var entities: [String]
     /// Whether CloudKit is used with it (XML `usedWithCloudKit`).
-    public var usedWithCloudKit: Bool = false
+    package var usedWithCloudKit: Bool = false
 
     /// Creates a configuration.
     package init(name: String, entities: [String]) {

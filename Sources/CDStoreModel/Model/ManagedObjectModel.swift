@@ -1,6 +1,6 @@
 /// A managed object model: the entities an app stores, whatever file it was read from.
 ///
-/// Load one with ``ModelLoader``; compare two with `==` (equal models may come from different files,
+/// Read one with `CDStore.model`; compare two with `==` (equal models may come from different files,
 /// for example an Xcode model and the JSON model `cdstore model compile` wrote from it).
 ///
 /// Core Data equivalent: `NSManagedObjectModel`.
@@ -17,16 +17,21 @@ public struct ManagedObjectModel: Sendable, Equatable {
     /// The model's version identifiers (XML `userDefinedModelVersionIdentifier`; empty when absent).
     public var versionIdentifiers: [String]
     /// Named fetch request templates.
-    public var fetchRequests: [FetchRequestTemplate]
+    package var fetchRequests: [FetchRequestTemplate]
     /// Named configurations.
-    public var configurations: [Configuration]
+    package var configurations: [Configuration]
     /// Settings of the model file that do not change the model (`sourceLanguage`, `minimumToolsVersion`,
     /// `usedWithSwiftData`, …), kept so a model round-trips.
     package var fileSettings: [String: String]
 
-    /// Creates a model.
-    public init(entities: [Entity], versionIdentifiers: [String] = [],
-                fetchRequests: [FetchRequestTemplate] = [], configurations: [Configuration] = [],
+    /// Creates a model of these entities.
+    public init(entities: [Entity], versionIdentifiers: [String] = []) {
+        self.init(entities: entities, versionIdentifiers: versionIdentifiers, fetchRequests: [])
+    }
+
+    /// Creates a model with the parts of a model file a library user does not see.
+    package init(entities: [Entity], versionIdentifiers: [String] = [],
+                fetchRequests: [FetchRequestTemplate], configurations: [Configuration] = [],
                 fileSettings: [String: String] = [:]) {
         self.entities = entities
         index = EntityIndex(entities)

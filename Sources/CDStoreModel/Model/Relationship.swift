@@ -28,13 +28,13 @@ public struct Relationship: Sendable, Equatable {
     /// What deleting the source object does to the related objects.
     public var deleteRule: DeleteRule = .nullify
     /// The relationship's name in an earlier model version (XML `elementID`).
-    public var renamingIdentifier: String? = nil
+    package var renamingIdentifier: String? = nil
     /// Text mixed into the version hash (XML `versionHashModifier`).
     package var versionHashModifier: String? = nil
     /// Whether the relationship is marked syncable (XML `syncable`); kept only so models round-trip.
     package var syncable: Bool? = nil
     /// Free-form key/value pairs (XML `userInfo`).
-    public var userInfo: [String: String] = [:]
+    package var userInfo: [String: String] = [:]
 
     /// Creates a relationship; a to-one gets `maxCount` 1 as Xcode writes it.
     public init(name: String, destination: String, inverseName: String? = nil, isToMany: Bool = false) {

@@ -65,7 +65,7 @@ struct SwiftModelBuilder {
             try applyMacros(modelClass, to: &entity)
             entities.append(entity)
         }
-        var model = ManagedObjectModel(entities: entities, versionIdentifiers: [versionIdentifier],
+        var model = ManagedObjectModel(entities: entities, versionIdentifiers: [versionIdentifier], fetchRequests: [],
                                        fileSettings: ["sourceLanguage": "Swift", "usedWithSwiftData": "YES"])
         SwiftInverseInference.link(&model, explicit: explicitInverses)
         return model

@@ -14,8 +14,9 @@ public struct HistoryTransaction: Sendable, Equatable {
     /// `ATRANSACTION.Z_PK`: the transaction number, which is what Core Data's `NSPersistentHistoryToken`
     /// carries; `--since TOKEN` means "after this number".
     public var number: Int64
-    /// `ZTIMESTAMP`: seconds since 2001-01-01T00:00:00Z (Core Data's reference date), as stored.
-    public var timestamp: Double?
+    /// `ZTIMESTAMP`: seconds since 2001-01-01T00:00:00Z (Core Data's reference date), as stored; ``date`` is the
+    /// public form.
+    package var timestamp: Double?
     /// Who saved: `NSManagedObjectContext.transactionAuthor` (e.g. `NSCloudKitMirroringDelegate.import`).
     public var author: String?
     /// The bundle identifier of the app or extension that saved.
@@ -28,7 +29,7 @@ public struct HistoryTransaction: Sendable, Equatable {
     public var changes: Int
 
     /// Creates a transaction record.
-    public init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
+    package init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
                 contextName: String?, changes: Int) {
         self.number = number
         self.timestamp = timestamp
@@ -39,7 +40,7 @@ public struct HistoryTransaction: Sendable, Equatable {
         self.changes = changes
     }
 
-    /// ``timestamp`` as a `Date`.
+    /// When the transaction was saved (`ZTIMESTAMP`, seconds since 2001-01-01T00:00:00Z, as a `Date`).
     public var date: Date? { timestamp.map { Date(timeIntervalSinceReferenceDate: $0) } }
 }
 
@@ -59,7 +60,7 @@ public struct HistoryChange: Sendable, Equatable {
         case other(Int64)
 
         /// The type stored as `raw`.
-        public init(raw: Int64) {
+        package init(raw: Int64) {
             switch raw {
             case 0: self = .insert
             case 1: self = .update
@@ -69,7 +70,7 @@ public struct HistoryChange: Sendable, Equatable {
         }
 
         /// The stored number.
-        public var raw: Int64 {
+        package var raw: Int64 {
             switch self {
             case .insert: 0
             case .update: 1
@@ -108,7 +109,7 @@ public struct HistoryChange: Sendable, Equatable {
     public var tombstone: [(name: String, value: ObjectValue)]?
 
     /// Creates a change record.
-    public init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
+    package init(number: Int64, transaction: Int64, type: ChangeType, entity: String, objectID: ObjectID,
                 updatedProperties: [String]?, tombstone: [(name: String, value: ObjectValue)]?) {
         self.number = number
         self.transaction = transaction

@@ -12,7 +12,7 @@ public struct StoreRepair: Sendable, Equatable, CustomStringConvertible {
     public var message: String
 
     /// A repair of `kind` on `subject`.
-    public init(kind: VerifyProblem.Kind, subject: String, message: String) {
+    package init(kind: VerifyProblem.Kind, subject: String, message: String) {
         self.kind = kind
         self.subject = subject
         self.message = message

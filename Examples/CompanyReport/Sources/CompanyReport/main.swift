@@ -32,8 +32,8 @@ try store.read { ctx in
     print("\npeople and salaries per department:")
     for row in try ctx.project("Employee", ["department.name", "count:employeeNumber AS people", "average:salary"],
                                groupBy: ["department.name"], sort: ["department.name"]) {
-        let average = row.double("average:salary") ?? 0
-        print("  \(row.string("department.name") ?? "-"): \(row.int("people") ?? 0) people, average \(String(format: "%.2f", average))")
+        let average = row.get("average:salary", as: Double.self) ?? 0
+        print("  \(row.get("department.name", as: String.self) ?? "-"): \(row.get("people", as: Int.self) ?? 0) people, average \(String(format: "%.2f", average))")
     }
 }
 
@@ -48,7 +48,7 @@ print("\nraised \(raised) salaries in Sales")
 let sales = try store.read { ctx in
     try ctx.fetch("Employee", matching: Criteria.eq("department.name", "Sales").sorted(by: "lastName"))
 }
-print(sales.map { "\($0.string("lastName")!) \($0.double("salary")!)" }.joined(separator: ", "))
+print(sales.map { "\($0.get("lastName", as: String.self)!) \($0.get("salary", as: Double.self)!)" }.joined(separator: ", "))
 
 // Validation and delete rules come back as typed errors.
 do {

@@ -5,26 +5,26 @@ import CDStorePredicate
 /// What to fetch, count or delete: an entity, an optional predicate, an order and a window.
 ///
 /// Core Data equivalent: `NSFetchRequest`.
-public struct ObjectFetchRequest: Sendable {
+package struct ObjectFetchRequest: Sendable {
     /// The entity whose objects are wanted.
-    public var entity: String
+    package var entity: String
     /// Only objects matching it (nil = all).
     package var predicate: PredicateNode?
     /// Order of the results, most significant first. Ties keep primary-key order.
-    public var sort: [SortDescriptor]
+    package var sort: [SortDescriptor]
     /// At most this many objects (`fetchLimit`).
-    public var limit: Int?
+    package var limit: Int?
     /// Skip this many objects first (`fetchOffset`).
-    public var offset: Int?
+    package var offset: Int?
     /// Include objects of sub-entities (`includesSubentities`, true by default).
-    public var includesSubentities: Bool
+    package var includesSubentities: Bool
     /// How relationships appear in the fetched objects.
     package var relationships: RelationshipOutput
     /// Relationship key paths whose objects are nested in the results instead of named by ID
     /// (`["employees", "employees.badge"]`), fetched with one query per relationship and batch, never per object.
     ///
     /// Core Data equivalent: `relationshipKeyPathsForPrefetching`.
-    public var includes: [String]
+    package var includes: [String]
     /// Only the objects with these primary keys (nil = no such restriction).
     package var primaryKeys: [Int64]?
     /// Only the objects that come after the object with this primary key in the request's order (keyset
@@ -61,16 +61,16 @@ package enum RelationshipOutput: Sendable, Equatable {
 /// One sort key.
 ///
 /// Core Data equivalent: `NSSortDescriptor` (with `caseInsensitiveCompare:` when ``caseInsensitive``).
-public struct SortDescriptor: Sendable, Equatable {
+package struct SortDescriptor: Sendable, Equatable {
     /// The key path to sort by.
-    public var keyPath: String
+    package var keyPath: String
     /// Ascending (true) or descending.
-    public var ascending: Bool
+    package var ascending: Bool
     /// Compare strings ignoring case (Unicode-aware).
-    public var caseInsensitive: Bool
+    package var caseInsensitive: Bool
 
     /// Creates a sort descriptor.
-    public init(_ keyPath: String, ascending: Bool = true, caseInsensitive: Bool = false) {
+    package init(_ keyPath: String, ascending: Bool = true, caseInsensitive: Bool = false) {
         self.keyPath = keyPath
         self.ascending = ascending
         self.caseInsensitive = caseInsensitive
@@ -78,7 +78,7 @@ public struct SortDescriptor: Sendable, Equatable {
 
     /// Reads the command-line form: `name`, `-name` (descending), with an optional `:ci` suffix for a
     /// case-insensitive order (`-name:ci`).
-    public init(parsing text: String) {
+    package init(parsing text: String) {
         var body = Substring(text)
         let descending = body.hasPrefix("-")
         if descending { body = body.dropFirst() }

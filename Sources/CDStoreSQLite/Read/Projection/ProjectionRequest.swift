@@ -13,29 +13,29 @@ import Foundation
 /// Core Data equivalent: an `NSFetchRequest` with `resultType = .dictionaryResultType`, `propertiesToFetch`
 /// (attributes, key paths and `NSExpressionDescription`s), `propertiesToGroupBy`, `havingPredicate` and
 /// `returnsDistinctResults`.
-public struct ProjectionRequest: Sendable {
+package struct ProjectionRequest: Sendable {
     /// The entity whose objects are projected.
-    public var entity: String
+    package var entity: String
     /// What each result holds, in order.
-    public var properties: [ProjectionProperty]
+    package var properties: [ProjectionProperty]
     /// Only objects matching it (nil = all).
     package var predicate: PredicateNode?
     /// Group the objects by these values (`propertiesToGroupBy`): key paths, `lowercase:`/`uppercase:` of one,
     /// or the result key of a property.
-    public var groupBy: [ProjectionProperty]
+    package var groupBy: [ProjectionProperty]
     /// Only groups matching it (`havingPredicate`); needs ``groupBy``. Key paths in it are grouped keys or result
     /// keys (aliases), functions in Core Data's spelling (`sum:(salary) > 1000`, `count:(id) >= 2`) aggregate the group.
     package var having: PredicateNode?
     /// Drop duplicate results (`returnsDistinctResults`).
-    public var distinct: Bool
+    package var distinct: Bool
     /// Order of the results: result keys (`total`, `sum:salary`) or key paths.
-    public var sort: [SortDescriptor]
+    package var sort: [SortDescriptor]
     /// At most this many results.
-    public var limit: Int?
+    package var limit: Int?
     /// Skip this many results first.
-    public var offset: Int?
+    package var offset: Int?
     /// Include objects of sub-entities.
-    public var includesSubentities: Bool
+    package var includesSubentities: Bool
 
     package init(entity: String, properties: [ProjectionProperty], predicate: PredicateNode? = nil,
                 groupBy: [ProjectionProperty] = [], having: PredicateNode? = nil, distinct: Bool = false,
@@ -62,14 +62,14 @@ public struct ProjectionRequest: Sendable {
     }
 
     /// The keys of each result, in order.
-    public var resultKeys: [String] { properties.map(\.key) }
+    package var resultKeys: [String] { properties.map(\.key) }
 }
 
 /// One value of a projection: an attribute, a key path or an expression, optionally under a function.
 ///
 /// Core Data equivalent: a property or key path in `propertiesToFetch`, or an `NSExpressionDescription` whose
 /// expression is `NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "salary")])`.
-public struct ProjectionProperty: Sendable, Equatable {
+package struct ProjectionProperty: Sendable, Equatable {
     /// Functions of Core Data's `NSExpression(forFunction:arguments:)` that a projection can apply.
     package enum Function: String, Sendable, CaseIterable {
         case sum, average, count, min, max, median, stddev, lowercase, uppercase
@@ -85,11 +85,11 @@ public struct ProjectionProperty: Sendable, Equatable {
     /// The argument as written (`salary`, `department.name`, `employees.@count`).
     package var expressionText: String
     /// The result key given with `AS alias`.
-    public var alias: String?
+    package var alias: String?
 
     /// The key of this value in each result: the alias, else `function:argument` (`sum:salary`), else the key
     /// path itself (`department.name`).
-    public var key: String {
+    package var key: String {
         if let alias { return alias }
         if let function { return "\(function.rawValue):\(expressionText)" }
         return expressionText
@@ -111,7 +111,7 @@ public struct ProjectionProperty: Sendable, Equatable {
     /// - any of those followed by `AS alias`.
     ///
     /// Functions: `sum`, `average` (also `avg`), `count`, `min`, `max`, `median`, `stddev`, `lowercase`, `uppercase`.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         var body = text.trimmingCharacters(in: .whitespaces)
         var alias: String?
         if let range = body.range(of: #"\s+[Aa][Ss]\s+([A-Za-z_][A-Za-z0-9_]*)$"#, options: .regularExpression) {

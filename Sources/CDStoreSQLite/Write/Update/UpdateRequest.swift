@@ -6,15 +6,15 @@ import Foundation
 ///
 /// Core Data equivalent: `NSBatchUpdateRequest` with `propertiesToUpdate` (constants or `NSExpression`s such as
 /// `salary * 1.05`) — but, unlike a batch update, every new value is validated against the model first.
-public struct UpdateRequest: Sendable {
+package struct UpdateRequest: Sendable {
     /// The entity whose objects change.
-    public var entity: String
+    package var entity: String
     /// Only objects matching it; nil changes every object.
     package var predicate: PredicateNode?
     /// The attributes to set, each once.
-    public var assignments: [UpdateAssignment]
+    package var assignments: [UpdateAssignment]
     /// Include objects of sub-entities.
-    public var includesSubentities: Bool
+    package var includesSubentities: Bool
 
     package init(entity: String, predicate: PredicateNode?, assignments: [UpdateAssignment], includesSubentities: Bool = true) {
         self.entity = entity

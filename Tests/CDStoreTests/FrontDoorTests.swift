@@ -1,0 +1,111 @@
+import CDStore
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// What commands do beyond parsing and printing, as library calls a Swift user makes: seeding a store, removing
+/// one, history filters, criteria that leave out sub-entities or prefetch, and errors that say which input caused
+/// them.
+@Suite struct FrontDoorTests {
+    static let model = CompanyFixture.modelPath
+
+    private func write(_ text: String, to url: URL) throws {
+        try Data(text.utf8).write(to: url)
+    }
+
+    @Test func seedBuildsAStoreFromEntityFilesAndSaysWhatEachAdded() throws {
+        let folder = try temporaryDirectory()
+        let company = folder.appendingPathComponent("Company.json")
+        let employees = folder.appendingPathComponent("Employee.csv")
+        try write(#"[{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Acme"}]"#, to: company)
+        try write("employeeNumber,firstName,lastName\n1,Ann,Moreau\n2,Bo,Li\n", to: employees)
+        let path = folder.appendingPathComponent("Seed.sqlite").path
+        let added = try CDStore.seed(at: path, model: .path(Self.model), uuid: "1b6f2c0e-3f1a-4c38-9a8b-0d2e4f6a8c10",
+                                     from: [company.path, employees.path])
+        #expect(added.map { "\($0.file.split(separator: "/").last!) \($0.entity ?? "-") \($0.objects)" }
+                == ["Company.json Company 1", "Employee.csv Employee 2"])
+        let store = try CDStore(path: path, options: [.readOnly])
+        #expect(store.storeUUID == "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10")
+        #expect(try store.read { ctx in try ctx.fetch("Employee", sort: ["employeeNumber"]).map { $0.get("firstName", as: String.self) } }
+                == ["Ann", "Bo"])
+        #expect(try store.verify().isEmpty)
+        // One file, no WAL: a store to bundle.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aSeedThatFailsLeavesNoStoreAndNamesTheFileAndRecord() throws {
+        let folder = try temporaryDirectory()
+        let employees = folder.appendingPathComponent("Employee.ndjson")
+        try write(#"{"employeeNumber": 1, "firstName": "Ann", "lastName": "Moreau"}"# + "\n"
+                  + #"{"employeeNumber": 2, "firstName": "Bo"}"# + "\n", to: employees)
+        let path = folder.appendingPathComponent("Seed.sqlite").path
+        do {
+            try CDStore.seed(at: path, model: .path(Self.model), from: [employees.path])
+            Issue.record("the seed did not fail")
+        } catch let error as CDStoreError {
+            #expect(error.code == .missingValue)
+            #expect(error.input == .recordFile)
+            #expect(error.file == employees.path)
+            #expect(error.record == 2)
+            #expect(error.description == "\(employees.path): record 2 (line 2): entity 'Employee', attribute 'lastName': "
+                    + "a value is required (the attribute is not optional)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func seedRefusesAnExistingStore() throws {
+        let fixture = try CompanyFixture()
+        let error = #expect(throws: CDStoreError.self) {
+            try CDStore.seed(at: fixture.path, model: .path(Self.model), from: [])
+        }
+        #expect(error?.code == .cannotOpen)
+        #expect(error?.description == "\(fixture.path) exists")
+        #expect(FileManager.default.fileExists(atPath: fixture.path))
+    }
+
+    @Test func destroyStoreRemovesTheStoreAndItsCompanions() throws {
+        let folder = try temporaryDirectory()
+        let path = folder.appendingPathComponent("Gone.sqlite").path
+        for suffix in ["", "-wal", "-shm", "-journal"] { try write("x", to: URL(fileURLWithPath: path + suffix)) }
+        try write("keep", to: folder.appendingPathComponent("Other.sqlite"))
+        CDStore.destroyStore(at: path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Other.sqlite"])
+        CDStore.destroyStore(at: path)   // nothing left to remove: no error
+    }
+
+    @Test func criteriaLeaveOutSubentitiesAndPrefetch() throws {
+        let fixture = try CompanyFixture()
+        try fixture.store.write { ctx in
+            _ = try ctx.insert("Manager", ["firstName": "Mia", "lastName": "Stone", "employeeNumber": 9, "level": 2,
+                                           "department": fixture.sales])
+        }
+        try fixture.store.read { ctx in
+            let everyone = Criteria.all.sorted(by: "employeeNumber")
+            #expect(try ctx.fetch("Employee", matching: everyone).map(\.entity)
+                    == ["Employee", "Employee", "Employee", "Employee", "Manager"])
+            #expect(try ctx.fetch("Employee", matching: everyone.excludingSubentities()).count == 4)
+            #expect(try ctx.count("Employee", matching: .ge("employeeNumber", 4).excludingSubentities()) == 1)
+            // Combining keeps the narrower choice.
+            #expect(try ctx.count("Employee", matching: .ge("employeeNumber", 4) && Criteria.all.excludingSubentities()) == 1)
+            let sales = try ctx.fetch("Department", matching: Criteria.eq("name", "Sales").prefetching("employees"))
+            #expect(sales.count == 1)
+            #expect(sales[0]["employees"]?.description.contains("Mia") == true)
+            #expect(Criteria.eq("name", "Sales").prefetching("employees") != Criteria.eq("name", "Sales"))
+        }
+    }
+
+    @Test func aPredicateErrorSaysItCameFromThePredicate() throws {
+        let error = #expect(throws: CDStoreError.self) { try Criteria("age >>> 3") }
+        #expect(error?.code == .invalidPredicate)
+        #expect(error?.input == .predicate)
+        #expect(error?.column == 6)
+        #expect(error?.description == "predicate: unexpected '>' at column 6\n  age >>> 3\n       ^")
+    }
+
+    @Test func historyOfAStoreWithoutItIsEmpty() throws {
+        let fixture = try CompanyFixture()
+        #expect(try fixture.store.hasPersistentHistory == false)
+        #expect(try fixture.store.history(since: Date(timeIntervalSinceReferenceDate: 0), author: "app", entity: "Employee",
+                                          limit: 10).isEmpty)
+    }
+}
