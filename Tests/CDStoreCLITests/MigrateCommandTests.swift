@@ -37,7 +37,10 @@ struct MigrateCommandTests {
         // dry-run line.
         let plan = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("Tests/Snapshots/migrate-staff-plan.txt"), encoding: .utf8)
         #expect(plan.hasPrefix("step \"Staff\" → \"Staff 2\" (inferred): 18 changes, "))
-        #expect(result.stdout == plan + "dry run: the store was not changed\n")
+        // The library's fixture has a Legacy object, which the plan says is dropped; this store has none.
+        let dropped = "  !! Legacy: 1 objects dropped — no entity mapping takes them\n"
+        #expect(plan.contains(dropped))
+        #expect(result.stdout == plan.replacingOccurrences(of: dropped, with: "") + "dry run: the store was not changed\n")
         #expect(FileManager.default.contents(atPath: store) == before)
         #expect(try backups(store).isEmpty)
     }

@@ -116,7 +116,7 @@ import Testing
         #expect(error?.message == "cannot run mapping model MigrationTestNames_v1_to_v2.xcmappingmodel: it needs the app's custom "
                 + "migration code, which cdstore cannot run (Core Data error 134110): entity mapping 'CDTestToCDTest' names the "
                 + "migration policy class V1_to_V2_MigrationPolicy; entity mapping 'CDTestToCDTest', property 'identifier' calls "
-                + "$entityPolicy \"changeIdentifierType:\" (--without-policies runs the default NSEntityMigrationPolicy instead and "
+                + "$entityPolicy \"changeIdentifierType:\" (running without policies uses the default NSEntityMigrationPolicy instead and "
                 + "leaves those values out); the store is unchanged")
         #expect(contents(path) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("backup") }.isEmpty)

@@ -75,7 +75,7 @@ struct MappedStep {
         if !needsCode.isEmpty && !withoutPolicies {
             throw refuse("it needs the app's custom migration code, which cdstore cannot run (Core Data error 134110): "
                          + needsCode.joined(separator: "; ")
-                         + " (--without-policies runs the default NSEntityMigrationPolicy instead and leaves those values out)")
+                         + " (running without policies uses the default NSEntityMigrationPolicy instead and leaves those values out)")
         }
         for mapping in model.entityMappings where skipped[mapping.name] != nil {
             warnings.append("entity mapping '\(mapping.name)' of \(fileName): ran the default NSEntityMigrationPolicy without "
