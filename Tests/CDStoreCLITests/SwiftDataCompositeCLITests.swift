@@ -95,4 +95,27 @@ import Testing
         #expect(try box.ok(["export", "Person", "--format", "csv"], store: copy)
                 == box.ok(["export", "Person", "--format", "csv"]))
     }
+
+    /// The other model kind: an Xcode model declaring the composite (`compositeAttribute`, as `model compile`
+    /// writes the sources) takes and prints composites the same way, through a mapping and as null.
+    @Test func anXcodeModelsCompositesWorkTheSame() throws {
+        let sources = try SwiftDataCLITests.sandbox()
+        let xcode = sources.path("People.xcdatamodel")
+        let compiled = try CLIRunner.run(["model", "compile", sources.model, "--output", xcode])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        let box = try Sandbox(model: xcode)
+        let map = try box.write("map.json", #"{"Person":{"keys":{"home.city":"town"}}}"#)
+        try box.ok(["insert", "Person", "--map", map, "--nl"], stdin: """
+            {"name":"Ann","town":"Paris"}
+            {"name":"Bo"}
+            """)
+        try box.ok(["insert", "Person", "--json", #"{"name":"Cy","home":{"street":"1 Quay","city":"Cork"}}"#])
+        #expect(try box.ok(["fetch", "Person", "--where", "home.city != nil", "--sort", "-home.city", "--format",
+                            "ndjson"]) == """
+            {"_id":"x-coredata://<store-uuid>/Person/p1","name":"Ann","home":{"street":null,"city":"Paris"},"pets":[]}
+            {"_id":"x-coredata://<store-uuid>/Person/p3","name":"Cy","home":{"street":"1 Quay","city":"Cork"},"pets":[]}
+
+            """)
+        #expect(try box.ok(["export", "Person", "--format", "ndjson"]).contains(#""name":"Bo","home":null,"#))
+    }
 }
