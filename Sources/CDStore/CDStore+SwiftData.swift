@@ -8,18 +8,21 @@ extension CDStore.Model {
     /// A plain path does the same (`CDStore(path: p, model: "App/Models")`); this form also chooses among several
     /// schemas. `version` picks a `VersionedSchema` by type name (`"SchemaV2"`) or identifier (`"2.0.0"`); the
     /// latest is the default. `schema` picks, by the name of the declaration holding it, one of several
-    /// `Schema([…])` or `ModelContainer(for: …)` literals.
+    /// `Schema([…])` or `ModelContainer(for: …)` literals, or a `VersionedSchema` by its type name; a name the
+    /// sources do not have is an error listing the names they do.
     ///
     /// ```swift
     /// let store = try CDStore(path: "Seed.store", model: .swiftData("App/Models", version: "2.0.0"),
     ///                         options: [.create])
+    /// let widget = try CDStore.Model.swiftData("App/Models", schema: "widgetContainer")
     /// ```
     ///
     /// A store created with such a model is laid out as SwiftData lays out its own (persistent-history tables
     /// included), so the app opens it without a migration.
     ///
     /// - Throws: ``CDStoreError`` with code ``CDStoreError/Code/invalidModel`` for a file that does not parse
-    ///   (with its file, line and column) or a property type SwiftData cannot store (naming it and why), or
+    ///   (with its file, line and column), a property type SwiftData cannot store (naming it and why) or a
+    ///   `version` or `schema` the sources do not have, or
     ///   ``CDStoreError/Code/cannotOpen`` when nothing is at the path.
     ///
     /// SwiftData equivalent: `Schema([…])` / `Schema(versionedSchema:)` handed to `ModelContainer`.

@@ -53,4 +53,24 @@ import Testing
         let version = #expect(throws: CDStoreError.self) { try CDStore.Model.swiftData(models.path, version: "9.9.9") }
         #expect(version?.code == .invalidModel)
     }
+
+    /// `schema` names a `VersionedSchema` as well as a literal's declaration; an unknown one lists what there is.
+    @Test func aSchemaIsChosenByName() throws {
+        let models = try folder()
+        let path = models.deletingLastPathComponent().appendingPathComponent("V1.store").path
+        let store = try CDStore(path: path, model: try .swiftData(models.path, schema: "V1"), options: [.create])
+        #expect {
+            try store.write { ctx in try ctx.insert("Person", ["name": "Ann", "home": ["street": "x"]]) }
+        } throws: { error in
+            (error as? CDStoreError)?.property == "home"
+        }
+        #expect {
+            try CDStore.Model.swiftData(models.path, schema: "V9")
+        } throws: { error in
+            guard let error = error as? CDStoreError else { return false }
+            return error.code == .invalidModel && error.message == "no Schema or ModelContainer literal is in a "
+                + "declaration named 'V9' and no VersionedSchema is named so; the sources have 'V1' (VersionedSchema "
+                + "1.0.0), 'V2' (VersionedSchema 2.0.0)"
+        }
+    }
 }

@@ -171,8 +171,9 @@ final class DiffSides {
 
     private func model(_ path: String?) throws -> LoadedModel? {
         let version = path == nil ? storeOptions.modelVersion : nil
+        let schema = path == nil ? storeOptions.schema : nil
         guard let path = path ?? storeOptions.modelPath else { return nil }
-        let loaded = try ModelLoader.load(path, version: version)
+        let loaded = try ModelLoader.load(path, version: version, schema: schema)
         for warning in loaded.warnings { Console.warn(warning) }
         return loaded
     }

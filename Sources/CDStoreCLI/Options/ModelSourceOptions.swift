@@ -2,7 +2,7 @@ import ArgumentParser
 import CDStore
 import Foundation
 
-/// `--model`, `--model-version` and `--store` as the `model` subcommands take them: where the model comes from.
+/// `--model`, `--model-version`, `--schema` and `--store` as the `model` subcommands take them: where the model comes from.
 /// A model file (the argument, `--model`) or the model cached in a store (`--store`), never both; with neither,
 /// `$CDSTORE_MODEL`, then the model cached in `$CDSTORE_STORE`.
 struct ModelSourceOptions: ParsableArguments {
@@ -16,6 +16,12 @@ struct ModelSourceOptions: ParsableArguments {
         "The version of an .xcdatamodeld or .momd to use instead of its current version (e.g. --model-version \"App 3\").",
         valueName: "name"))
     var modelVersion: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "SwiftData sources with several schemas: the one to use, named by the declaration holding its Schema([…]) "
+        + "or ModelContainer(for: …), or a VersionedSchema (e.g. --schema widgetContainer).",
+        valueName: "name"))
+    var schema: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Use the model cached in this store instead of a model file: the one cdstore keeps, or Core Data's "
@@ -66,7 +72,7 @@ struct ModelSourceOptions: ParsableArguments {
         let loaded: LoadedModel
         switch source {
         case .file(let path):
-            loaded = try ModelLoader.load(path, version: version)
+            loaded = try ModelLoader.load(path, version: version, schema: schema)
         case .store(let path):
             loaded = try Store.cachedModel(at: path, busyTimeout: Double(max(0, busyTimeout)) / 1000,
                                            immutable: immutable)
@@ -80,7 +86,7 @@ struct ModelSourceOptions: ParsableArguments {
         guard case .file(let path) = source else {
             return ModelVersions(versions: [try load(source, version: nil)], currentIndex: 0)
         }
-        let versions = try ModelLoader.loadVersions(path, current: modelVersion)
+        let versions = try ModelLoader.loadVersions(path, current: modelVersion, schema: schema)
         for warning in versions.versions.flatMap(\.warnings) { Console.warn(warning) }
         return versions
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CDStore
 import Foundation
 
-/// `--model`, `--model-version`, `--store` and `--read-only`: accepted by every command, before or after its name.
+/// `--model`, `--model-version`, `--schema`, `--store` and `--read-only`: accepted by every command, before or after its name.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The model: an .xcdatamodeld bundle, one .xcdatamodel, its contents file, or a cdstore JSON model. "
@@ -14,6 +14,12 @@ struct StoreOptions: ParsableArguments {
         "The version of an .xcdatamodeld to use instead of its current version (e.g. \"Model 2\").",
         valueName: "name"))
     var modelVersion: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "SwiftData sources with several schemas: the one to use, named by the declaration holding its Schema([…]) "
+        + "or ModelContainer(for: …), or a VersionedSchema (e.g. --schema widgetContainer).",
+        valueName: "name"))
+    var schema: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "The SQLite store file; created (empty, laid out for --model) when missing, except by delete, export, info and verify. Default: $CDSTORE_STORE.",
@@ -48,7 +54,7 @@ struct StoreOptions: ParsableArguments {
     var session: SessionStores?
 
     private enum CodingKeys: String, CodingKey {
-        case model, modelVersion, store, readOnly, immutable, busyTimeout, noMigrate, noBackup
+        case model, modelVersion, schema, store, readOnly, immutable, busyTimeout, noMigrate, noBackup
     }
 
     /// The model path given by option or environment.
@@ -60,7 +66,7 @@ struct StoreOptions: ParsableArguments {
     /// Loads the model named by `--model`/`$CDSTORE_MODEL`, printing its warnings; nil when none is named.
     func loadModel() throws -> LoadedModel? {
         guard let path = modelPath else { return nil }
-        let loaded = try ModelLoader.load(path, version: modelVersion)
+        let loaded = try ModelLoader.load(path, version: modelVersion, schema: schema)
         for warning in loaded.warnings { Console.warn(warning) }
         return loaded
     }

@@ -185,6 +185,7 @@ final class REPLSession {
         let readsStoreModel = arguments.first == "model" && given("--store")
         if let path = options.modelPath, !given("--model"), !readsStoreModel { added += ["--model", path] }
         if let version = options.modelVersion, !given("--model-version") { added += ["--model-version", version] }
+        if let schema = options.schema, !given("--schema") { added += ["--schema", schema] }
         guard arguments.first == "fetch" || arguments.first == "project" else { return added }
         if let format, !given("--format") { added += ["--format", format.rawValue] }
         if !headers && [.table, .csv].contains(effectiveFormat(arguments)) && !given("--no-headers") {
@@ -217,7 +218,7 @@ final class REPLSession {
     /// The model for completion, read without printing warnings in the middle of the line being typed.
     private func quietModel() -> ManagedObjectModel? {
         let options = stores.options
-        if let path = options.modelPath { return try? ModelLoader.load(path, version: options.modelVersion).model }
+        if let path = options.modelPath { return try? ModelLoader.load(path, version: options.modelVersion, schema: options.schema).model }
         guard let path = options.storePath, FileManager.default.fileExists(atPath: path) else { return nil }
         return try? Store.open(at: path, loaded: nil, options: .init(readOnly: true, createIfMissing: false)).model
     }
@@ -234,7 +235,7 @@ final class REPLSession {
         if let path = options.storePath, FileManager.default.fileExists(atPath: path) {
             return try options.withStore(create: false, readsOnly: true) { $0.model }
         }
-        if let path = options.modelPath { return try ModelLoader.load(path, version: options.modelVersion).model }
+        if let path = options.modelPath { return try ModelLoader.load(path, version: options.modelVersion, schema: options.schema).model }
         if let path = options.storePath { throw StoreError(.cannotOpen, "no store at \(path)") }
         throw CLIError.usage("no model: start the session with --model or --store, or use .open or .model")
     }

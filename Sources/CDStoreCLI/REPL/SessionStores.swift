@@ -125,6 +125,7 @@ final class SessionStores: @unchecked Sendable {
         guard !command.readOnly, !command.immutable, !command.noMigrate else { return false }
         return Self.samePath(command.storePath, options.storePath)
             && Self.samePath(command.modelPath, options.modelPath) && command.modelVersion == options.modelVersion
+            && command.schema == options.schema
     }
 
     private static func samePath(_ a: String?, _ b: String?) -> Bool {

@@ -61,6 +61,9 @@ package struct LoadedModel: Sendable {
     /// archive's property dictionary (`NSProperties`; a model cache lists inherited properties too). Empty for
     /// XML and JSON models. Pass it to the store layout as `StoreLayout.Options(propertyOrder:)`.
     package var propertyOrder: [String: [String]] = [:]
+    /// For SwiftData sources: the stages of the `SchemaMigrationPlan` that orders ``availableVersions`` (a
+    /// migration between two of them goes through these stages, and is refused where one is custom).
+    package var migrationStages: [SchemaMigrationStage] = []
 
     /// Creates a loaded model.
     package init(model: ManagedObjectModel, file: URL, format: ModelFormat, versionName: String? = nil,

@@ -23,9 +23,11 @@ extension ModelLoader {
     /// `.momd`; any other model (`.xcdatamodel`, `contents`, `.mom`, JSON) is its own only version.
     ///
     /// The current version is the one ``load(_:version:)`` picks: `version` when given, else the one
-    /// `.xccurrentversion` or `VersionInfo.plist` names, else the only one.
-    package static func loadVersions(_ path: String, current version: String? = nil) throws -> ModelVersions {
-        let current = try load(path, version: version)
+    /// `.xccurrentversion` or `VersionInfo.plist` names, else the only one. `schema` chooses among the schemas of
+    /// SwiftData sources, as for ``load(_:version:schema:)``.
+    package static func loadVersions(_ path: String, current version: String? = nil,
+                                     schema: String? = nil) throws -> ModelVersions {
+        let current = try load(path, version: version, schema: schema)
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let names = current.availableVersions
         guard let currentName = current.versionName, names.count > 1 else {

@@ -12,31 +12,39 @@ import Foundation
 /// - `X.mom`: one compiled model version.
 /// - `X.swift`, or a folder of `.swift` files: SwiftData `@Model` classes (``SwiftModelReader``); `version`
 ///   picks a `VersionedSchema` by type name or identifier, or a `Schema(…)`/`ModelContainer(for:)` literal by
-///   the name of the declaration holding it.
+///   the name of the declaration holding it; `schema` picks such a literal or a `VersionedSchema` by name.
 ///
 /// Core Data equivalent: `NSManagedObjectModel(contentsOf:)`.
 package enum ModelLoader {
-    /// Loads the model at `path`; `version` picks a version of an `.xcdatamodeld` bundle.
-    package static func load(_ path: String, version: String? = nil) throws -> LoadedModel {
-        let loaded = try read(path, version: version)
+    /// Loads the model at `path`; `version` picks a version of an `.xcdatamodeld` bundle; `schema` one of the
+    /// schemas of SwiftData sources (an error for any other model, which has none).
+    package static func load(_ path: String, version: String? = nil, schema: String? = nil) throws -> LoadedModel {
+        let loaded = try read(path, version: version, schema: schema)
         try loaded.checkInheritanceDepth()
         return loaded
     }
 
-    private static func read(_ path: String, version: String?) throws -> LoadedModel {
+    private static func read(_ path: String, version: String?, schema: String?) throws -> LoadedModel {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ModelError(.fileNotFound, "no model at this path", file: path)
         }
         let ext = url.pathExtension.lowercased()
+        if ext == "swift" || (isDirectory.boolValue && !["xcdatamodeld", "xcdatamodel", "momd"].contains(ext)
+                              && SwiftModelReader.isSourceFolder(url)) {
+            return try SwiftModelReader.load(url, version: version, schema: schema)
+        }
+        if let schema {
+            throw ModelError(.unknownVersion, "schema '\(schema)': only SwiftData sources (.swift files) have schemas "
+                             + "to choose from", file: path)
+        }
         if isDirectory.boolValue {
             switch ext {
             case "xcdatamodeld": return try loadBundle(url, version: version)
             case "xcdatamodel": return try loadVersion(url)
             case "momd": return try CompiledModelLoader.loadMomd(url, version: version)
             default:
-                if SwiftModelReader.isSourceFolder(url) { return try SwiftModelReader.load(url, version: version) }
                 throw ModelError(.unsupportedFormat,
                                  "a folder that is not a model (expected .xcdatamodeld, .xcdatamodel, .momd or a "
                                  + "folder of SwiftData .swift sources)", file: path)
@@ -48,7 +56,6 @@ package enum ModelLoader {
         if url.lastPathComponent == "elements" {
             throw legacyModelError(url.deletingLastPathComponent())
         }
-        if ext == "swift" { return try SwiftModelReader.load(url, version: version) }
         let data = try Data(contentsOf: url)
         if ext == "mom" || data.starts(with: Array("bplist00".utf8)) {
             return try CompiledModelLoader.loadMom(url)

@@ -6,9 +6,15 @@
 /// - A Codable struct → a Composite attribute whose elements are the struct's stored properties (mapped by
 ///   these same rules).
 /// - An enum with a raw value → a Composite with one element, `rawValue`, of the raw type. UNVERIFIED: no real
-///   store with such an enum was at hand; the element name is cdstore's reading of the synthesized Codable form.
+///   store with such an enum is at hand (the corpus's two SwiftData stores, CartKit and FreezeRay, have no enum
+///   and no composite: checked again for issue 25); the element name is cdstore's reading of the synthesized
+///   Codable form. The external check of issue 25 covers stores with enums.
 /// - A Codable enum without raw values → a Composite with one optional String element per case (checked on a
 ///   real store: `folderType {systemAll, user, …}` → columns `ZSYSTEMALL`, `ZUSER`).
+/// - An enum with associated values is refused as a property's type, naming the type and the case: a composite
+///   has a column per case or for the raw value, and nothing for an associated value. No store in the corpus has
+///   one. Inside an array, set or dictionary it is a Codable value like any other (the collection is archived
+///   whole), so it is accepted there.
 /// - Arrays, sets and dictionaries of storable values → Transformable, `NSSecureUnarchiveFromData`.
 ///
 /// Optionality comes from the Swift type.
@@ -32,7 +38,9 @@ struct SwiftAttributeMapping {
     ]
 
     /// The attribute for a property `name` of Swift type `type`, seen from inside `scope`.
-    func attribute(_ name: String, type: SwiftTypeReference, scope: [String], depth: Int = 0) throws -> Attribute {
+    /// `archived`: the value is inside a collection, which SwiftData archives whole, so it need not map to columns.
+    func attribute(_ name: String, type: SwiftTypeReference, scope: [String], depth: Int = 0,
+                   archived: Bool = false) throws -> Attribute {
         let (base, isOptional) = type.unwrapped
         switch base {
         case .named(let typeName, let arguments):
@@ -44,7 +52,7 @@ struct SwiftAttributeMapping {
             }
             var attribute = Attribute(name: name, type: .composite, isOptional: isOptional)
             attribute.compositeName = typeName
-            attribute.compositeElements = try elements(of: typeName, scope: scope, depth: depth)
+            attribute.compositeElements = try elements(of: typeName, scope: scope, depth: depth, archived: archived)
             return attribute
         case .array(let element), .set(let element):
             try checkStorable(element, scope: scope, depth: depth)
@@ -68,11 +76,11 @@ struct SwiftAttributeMapping {
 
     /// Collection elements must be Codable values themselves (a tuple or function inside an array is refused).
     private func checkStorable(_ type: SwiftTypeReference, scope: [String], depth: Int) throws {
-        _ = try attribute("element", type: type, scope: scope, depth: depth + 1)
+        _ = try attribute("element", type: type, scope: scope, depth: depth + 1, archived: true)
     }
 
     /// The elements of the composite a struct or enum named `typeName` gives.
-    private func elements(of typeName: String, scope: [String], depth: Int) throws -> [Attribute] {
+    private func elements(of typeName: String, scope: [String], depth: Int, archived: Bool) throws -> [Attribute] {
         guard depth < 8 else {
             throw Problem(type: typeName, why: "its stored properties nest it within itself (or more than 8 deep)")
         }
@@ -98,7 +106,8 @@ struct SwiftAttributeMapping {
                     throw Problem(type: typeName, why: "cannot tell the type of its property '\(property.name)'")
                 }
                 let inner = valueType.scope + [valueType.name]
-                elements.append(try attribute(property.name, type: type, scope: inner, depth: depth + 1))
+                elements.append(try attribute(property.name, type: type, scope: inner, depth: depth + 1,
+                                              archived: archived))
             }
             return elements
         case .enumeration:
@@ -106,8 +115,10 @@ struct SwiftAttributeMapping {
                 return [Attribute(name: "rawValue", type: rawType)]
             }
             if let withValues = valueType.cases.first(where: \.hasAssociatedValues) {
-                throw Problem(type: typeName, why: "case '\(withValues.name)' has associated values, whose stored "
-                              + "form cdstore does not know")
+                if archived { return [] }
+                throw Problem(type: typeName, why: "its case '\(withValues.name)' has associated values, which "
+                              + "SwiftData cannot store as a composite attribute (an enum's columns are its raw value "
+                              + "or one per case); store it encoded as Data, or as a Codable struct")
             }
             return valueType.cases.map { Attribute(name: $0.name, type: .string, isOptional: true) }
         }

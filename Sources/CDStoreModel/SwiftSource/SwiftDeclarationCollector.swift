@@ -169,7 +169,7 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
         }
         guard !models.isEmpty else { return nil }
         return SwiftSchemaLiteral(name: name, scope: scope, models: models, versionedSchema: nil,
-                                  location: location(call))
+                                  location: location(call), kind: "ModelContainer")
     }
 
     // MARK: Schemas and plans
@@ -205,7 +205,7 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
                 let to = call.arguments.first { $0.label?.text == "toVersion" }.flatMap { Self.selfReference($0.expression) }
                 guard let from, let to else { continue }
                 plan.stages.append(.init(isLightweight: callee.hasSuffix("lightweight"), from: from, to: to,
-                                         location: location(call)))
+                                         location: location(call), name: propertyName == "stages" ? nil : propertyName))
             }
         }
         return plan

@@ -67,6 +67,9 @@ struct SwiftMigrationPlan {
         var from: String
         var to: String
         var location: SwiftSourceLocation
+        /// The property holding the stage (`static let migrateV1toV2 = MigrationStage.custom(…)`); nil for a
+        /// stage written inline in `stages`.
+        var name: String?
     }
     var name: String
     var scope: [String]
@@ -83,6 +86,8 @@ struct SwiftSchemaLiteral {
     var models: [String]
     var versionedSchema: String?
     var location: SwiftSourceLocation
+    /// "Schema" or "ModelContainer", for messages.
+    var kind = "Schema"
 }
 
 /// Everything the model reader needs from a set of Swift files.

@@ -56,7 +56,18 @@ package enum SwiftModelReader {
                                  availableVersions: choice.availableVersions,
                                  warnings: builder.warnings + choice.warnings, sourceMap: builder.sourceMap)
         loaded.propertyOrder = [:]
+        // The plan that orders the versions is the one whose stages a migration goes through.
+        loaded.migrationStages = declarations.migrationPlans.first?.stages.map { stage in
+            SchemaMigrationStage(from: Self.typeName(stage.from), to: Self.typeName(stage.to),
+                                 isLightweight: stage.isLightweight, name: stage.name,
+                                 location: "\(stage.location.file):\(stage.location.line):\(stage.location.column)")
+        } ?? []
         return loaded
+    }
+
+    /// `Outer.SchemaV1` → `SchemaV1`: versions are listed by their type names.
+    private static func typeName(_ written: String) -> String {
+        written.split(separator: ".").last.map(String.init) ?? written
     }
 
     /// The `.swift` files at `url`: the file itself, or every one under the folder (hidden folders and

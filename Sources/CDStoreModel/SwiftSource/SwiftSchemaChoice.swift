@@ -12,6 +12,17 @@ struct SwiftSchemaChoice {
                        builder: SwiftModelBuilder) throws -> SwiftSchemaChoice {
         let versions = orderedVersions(declarations)
         let names = versions.map(\.name)
+        // `--schema` names a literal's declaration or a VersionedSchema; nothing else.
+        if let schema, !declarations.schemaLiterals.contains(where: { $0.name == schema }) {
+            guard let picked = versions.first(where: { $0.name == schema || $0.qualifiedName == schema }) else {
+                throw ModelError(.unknownVersion, unknownSchema(schema, declarations: declarations, versions: versions))
+            }
+            if let version, ![picked.name, picked.qualifiedName, picked.identifier].contains(version) {
+                throw ModelError(.unknownVersion, "the schema '\(schema)' is version '\(picked.identifier ?? "1.0.0")', "
+                                 + "not '\(version)': give the schema or the version, not both")
+            }
+            return try versioned(picked, names: names, builder: builder)
+        }
         // `--model-version` also names a schema literal, for sources with several and no versioned schema.
         if let version, schema == nil, !versions.contains(where: { $0.name == version || $0.identifier == version }),
            declarations.schemaLiterals.contains(where: { $0.name == version }) {
@@ -30,14 +41,7 @@ struct SwiftSchemaChoice {
         let literals = declarations.schemaLiterals
         if !literals.isEmpty {
             var chosen = literals
-            if let schema {
-                chosen = literals.filter { $0.name == schema }
-                guard !chosen.isEmpty else {
-                    let known = Set(literals.map(\.name)).sorted().map { "'\($0)'" }.joined(separator: ", ")
-                    throw ModelError(.unknownVersion, "no Schema or ModelContainer literal is in a declaration named "
-                                     + "'\(schema)'; the sources have them in \(known)")
-                }
-            }
+            if let schema { chosen = literals.filter { $0.name == schema } }
             var warnings: [String] = []
             let distinct = Set(chosen.map { $0.models.joined(separator: ",") + "|" + ($0.versionedSchema ?? "") })
             if distinct.count > 1 {
@@ -76,6 +80,22 @@ struct SwiftSchemaChoice {
         }
         return SwiftSchemaChoice(classes: declarations.classes, identifier: "1.0.0", versionName: nil,
                                  availableVersions: [])
+    }
+
+    /// "no … is named 'X'; the sources have 'container' (a Schema literal), 'V1' (VersionedSchema 1.0.0)".
+    private static func unknownSchema(_ schema: String, declarations: SwiftDeclarations,
+                                      versions: [SwiftVersionedSchema]) -> String {
+        var seen: Set<String> = []
+        var known: [String] = []
+        for literal in declarations.schemaLiterals where seen.insert(literal.name).inserted {
+            known.append("'\(literal.name)' (a \(literal.kind) literal)")
+        }
+        for version in versions {
+            known.append("'\(version.name)' (VersionedSchema \(version.identifier ?? "1.0.0"))")
+        }
+        return "no Schema or ModelContainer literal is in a declaration named '\(schema)' and no VersionedSchema is "
+            + "named so; " + (known.isEmpty ? "the sources have neither (every @Model class makes the model)"
+                              : "the sources have " + known.joined(separator: ", "))
     }
 
     private static func versioned(_ schema: SwiftVersionedSchema, names: [String],

@@ -184,8 +184,8 @@ extension Store {
         let source = try sourceModel(metadata: metadata, database: database, destination: destination, path: path)
         // Opening a store with an older version of its model is almost always a mistake (a stale --model-version);
         // migrating would drop what the later versions added, so it is refused, as an app never downgrades a store.
-        if let sourceIndex = source.versionIndex, let bundle = bundleURL(of: destination),
-           let name = destination.versionName, let destinationIndex = try? ModelLoader.versions(ofBundle: bundle).firstIndex(of: name),
+        if let sourceIndex = source.versionIndex, let family = ModelVersionFamily(of: destination),
+           let name = destination.versionName, let destinationIndex = family.names.firstIndex(of: name),
            destinationIndex < sourceIndex {
             throw StoreError(.modelMismatch, "the store was saved with \(source.name), a later version than the model given "
                              + "(\"\(name)\"); cdstore does not migrate a store back to an earlier version (Core Data error 134100)")
@@ -246,10 +246,9 @@ extension Store {
 
     /// Finds the model the store was saved with (see ``migrate(at:to:options:)``).
     static func sourceModel(metadata: StoreMetadata, database: DatabaseQueue, destination: LoadedModel, path: String) throws -> SourceModel {
-        if let bundle = bundleURL(of: destination) {
-            let versions = (try? ModelLoader.versions(ofBundle: bundle)) ?? []
-            for (index, version) in versions.enumerated() {
-                guard let loaded = try? ModelLoader.load(bundle.path, version: version) else { continue }
+        if let family = ModelVersionFamily(of: destination) {
+            for (index, version) in family.names.enumerated() {
+                guard let loaded = try? family.load(version) else { continue }
                 if metadata.hashDifferences(from: loaded.model).isEmpty {
                     return SourceModel(loaded: loaded, name: "\"\(version)\"", versionIndex: index)
                 }
@@ -281,8 +280,16 @@ extension Store {
     /// The chains of models to try, in order: direct (when its mapping can be inferred from the models alone),
     /// then every version of the bundle in between (when the source is an earlier version of the bundle). A chain
     /// that fails for a 134190 reason found in the data is rolled back and the next one tried.
+    ///
+    /// SwiftData sources go through their migration plan's versions one stage at a time, as SwiftData does, and
+    /// a custom stage on the way is refused (``ModelVersionFamily/checkStages(from:to:sourceName:)``).
     static func migrationChains(from source: SourceModel, to destination: LoadedModel) throws -> [[(LoadedModel, String)]] {
         let destinationName = destination.versionName.map { "\"\($0)\"" } ?? "the given model"
+        let family = ModelVersionFamily(of: destination)
+        let end = destination.versionName.flatMap { family?.names.firstIndex(of: $0) }
+        if let start = source.versionIndex, let family, let end {
+            try family.checkStages(from: start, to: end, sourceName: source.name)
+        }
         var chains: [[(LoadedModel, String)]] = []
         var directError: StoreError?
         do {
@@ -292,17 +299,16 @@ extension Store {
         } catch let error as StoreError where error.message.contains("134190") {
             directError = error
         }
-        if let start = source.versionIndex, let bundle = bundleURL(of: destination), let name = destination.versionName,
-           let versions = try? ModelLoader.versions(ofBundle: bundle), let end = versions.firstIndex(of: name), end > start + 1 {
+        if let start = source.versionIndex, let family, let end, end > start + 1 {
             var chain: [(LoadedModel, String)] = [(source.loaded, source.name)]
-            for version in versions[(start + 1)...end] {
-                chain.append((try ModelLoader.load(bundle.path, version: version), "\"\(version)\""))
+            for version in family.names[(start + 1)...end] {
+                chain.append((try family.load(version), "\"\(version)\""))
             }
             do {
                 for (from, to) in zip(chain, chain.dropFirst()) {
                     _ = try InferredMapping(source: from.0.model, destination: to.0.model, sourceName: from.1, destinationName: to.1)
                 }
-                chains.append(chain)
+                if destination.format == .swiftSource { chains.insert(chain, at: 0) } else { chains.append(chain) }
             } catch let error as StoreError where chains.isEmpty {
                 throw directError ?? error
             } catch {}

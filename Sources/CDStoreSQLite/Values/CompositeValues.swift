@@ -1,8 +1,8 @@
 /// Composite attribute values as objects: the element values a fetch reads under their paths (`home.city`,
 /// `home.street`) folded into one dictionary value `home` (`{"city": …, "street": …}`), placed where the first
-/// element was. A nil composite (every element NULL, as Core Data stores it) prints as an object of nulls, as the
-/// streamed export (``RecordEncoder``) prints it. Attribute names never contain a dot, so a dotted name is always
-/// an element path.
+/// element was. A nil composite is `null`: Core Data keeps no flag for it, only every element column NULL, so a
+/// composite whose elements are all NULL reads as nil (as the streamed export, ``RecordEncoder``, prints it).
+/// Attribute names never contain a dot, so a dotted name is always an element path.
 enum CompositeValues {
     static func folded(_ values: [(String, ObjectValue)]) -> [(String, ObjectValue)] {
         guard values.contains(where: { $0.0.contains(".") }) else { return values }
@@ -23,7 +23,8 @@ enum CompositeValues {
         }
         for head in order {
             let index = result.firstIndex { $0.0 == head }!
-            result[index].1 = .dictionary(folded(groups[head]!))
+            let members = folded(groups[head]!)
+            result[index].1 = members.allSatisfy { $0.1 == .null } ? .null : .dictionary(members)
         }
         return result
     }

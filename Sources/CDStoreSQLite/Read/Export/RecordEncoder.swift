@@ -30,6 +30,19 @@ struct RecordEncoder {
         let key: Range<Int>
         /// How many composite objects close after this value (JSON).
         var closers = 0
+        /// The composites whose first element this is, outermost first, in ``nilComposites`` (JSON).
+        var nilForms: Range<Int> = 0..<0
+    }
+
+    /// A composite written as `null` when every element column is NULL: Core Data keeps no flag for a nil
+    /// composite, only its element columns NULL (see ``CompositeValues``).
+    struct NilComposite {
+        /// Index in ``fields`` of the composite's last element: the next field written is the one after.
+        let last: Int
+        /// `,"home":null` (with the objects of enclosing composites opened here, when this one starts them).
+        let key: Range<Int>
+        /// How many enclosing composite objects close after it.
+        let closers: Int
     }
 
     /// One cell of a CSV line, or (JSON) nothing: JSON writes fields then relationships in order.
@@ -41,6 +54,7 @@ struct RecordEncoder {
 
     let entityName: String
     let fields: [Field]
+    let nilComposites: [NilComposite]
     let attributes: [Attribute]
     /// Every field's `,"name":`, back to back.
     let keys: [UInt8]
@@ -83,7 +97,27 @@ struct RecordEncoder {
             field.closers = group.count - shared(group, index + 1 < groups.count ? groups[index + 1] : [])
             built.append(field)
         }
+        // Each composite starting at a field may be nil in a row: its `null` form, with where it ends.
+        var nils: [NilComposite] = []
+        for index in built.indices {
+            let group = groups[index]
+            let open = shared(index > 0 ? groups[index - 1] : [], group)
+            let start = nils.count
+            for depth in open..<group.count {
+                let path = Array(group[...depth])
+                var last = index
+                while last + 1 < groups.count, groups[last + 1].starts(with: path) { last += 1 }
+                let keyStart = keys.count
+                keys += Array(",".utf8)
+                for name in group[open..<depth] { keys += Array((JSONText.quoted(name) + ":{").utf8) }
+                keys += Array((JSONText.quoted(group[depth]) + ":null").utf8)
+                let unopened = groups[last].count - depth
+                nils.append(NilComposite(last: last, key: keyStart..<keys.count, closers: built[last].closers - unopened))
+            }
+            built[index].nilForms = start..<nils.count
+        }
         fields = built
+        nilComposites = nils
         self.keys = keys
         nameEntity = style.nameEntity
         let prefix = "x-coredata://\(store.metadata.uuid)/\(name)/p"
@@ -145,10 +179,19 @@ struct RecordEncoder {
             out.append(idClose)
             try keys.withUnsafeBufferPointer { keys in
                 try fields.withUnsafeBufferPointer { fields in
-                    for field in fields {
+                    var index = 0
+                    while index < fields.count {
+                        let field = fields[index]
+                        if !field.nilForms.isEmpty, let none = nilComposite(at: index, statement) {
+                            out.append(UnsafeBufferPointer(rebasing: keys[none.key]))
+                            for _ in 0..<none.closers { out.append(UInt8(ascii: "}")) }
+                            index = none.last + 1
+                            continue
+                        }
                         out.append(UnsafeBufferPointer(rebasing: keys[field.key]))
                         try writeValue(field, statement, json: true, to: out)
                         for _ in 0..<field.closers { out.append(UInt8(ascii: "}")) }
+                        index += 1
                     }
                 }
             }
@@ -169,6 +212,16 @@ struct RecordEncoder {
             case .field(let index): try writeValue(fields[index], statement, json: false, to: out)
             }
         }
+    }
+
+    /// The outermost composite starting at field `index` whose element columns are all NULL in this row.
+    private func nilComposite(at index: Int, _ statement: OpaquePointer) -> NilComposite? {
+        for form in nilComposites[fields[index].nilForms] where (index...form.last).allSatisfy({
+            sqlite3_column_type(statement, fields[$0].column) == SQLITE_NULL
+        }) {
+            return form
+        }
+        return nil
     }
 
     /// One attribute value, as ``AttributeCoding/objectValue(_:for:externalData:)`` and then ``JSONText`` or

@@ -13,9 +13,15 @@ struct AttributeRow {
     /// into an existing object (upsert) keeps that object's values for them, so only the given ones must be valid.
     init(values: [(Attribute, InputValue)], entity: Entity, layout: EntityLayout, model: ManagedObjectModel,
          validation: AttributeValidation, validatingMissing: Bool = true, attributes: [Attribute]? = nil) throws {
-        let inputs = Dictionary(values.map { ($0.0.name, $0.1) }, uniquingKeysWith: { a, _ in a })
+        let all = attributes ?? model.attributes(of: entity)
+        // A composite's object goes to its element columns, named by path (`home.city`).
+        let composites = Dictionary(all.filter { $0.type == .composite && !$0.isTransient }.map { ($0.name, $0) },
+                                    uniquingKeysWith: { a, _ in a })
+        let pairs = try CompositeInput.expanding(values.map { ($0.0.name, $0.1) }, composites: composites,
+                                                 entity: entity.name)
+        let inputs = Dictionary(pairs, uniquingKeysWith: { a, _ in a })
         given = Set(inputs.keys)
-        for attribute in attributes ?? model.attributes(of: entity) where !attribute.isTransient {
+        for attribute in all.flatMap(\.columnAttributes) where !attribute.isTransient {
             guard let column = layout.attributeColumns[attribute.name] else { continue }
             do {
                 let stored = try inputs[attribute.name].map { try AttributeCoding.storedValue($0, for: attribute) }

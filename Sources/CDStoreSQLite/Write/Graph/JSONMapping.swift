@@ -139,7 +139,7 @@ package struct JSONMapping: Sendable, Equatable {
     }
 
     /// The property a model-side key path names from `entity`: every component but the last a to-one
-    /// relationship.
+    /// relationship, or a composite attribute and then its elements (`home.city`).
     static func resolve(_ keyPath: String, from entity: Entity, in model: ManagedObjectModel) throws -> Target {
         var current = entity
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -147,6 +147,10 @@ package struct JSONMapping: Sendable, Equatable {
             let attributes = model.attributes(of: current), relationships = model.relationships(of: current)
             let isLast = index == components.count - 1
             if isLast, let attribute = attributes.first(where: { $0.name == name }) { return .attribute(attribute) }
+            if let composite = attributes.first(where: { $0.name == name && $0.type == .composite }) {
+                return .attribute(try element(Array(components[(index + 1)...]), of: composite, keyPath: keyPath,
+                                              entity: current))
+            }
             guard let relationship = relationships.first(where: { $0.name == name }) else {
                 throw StoreError(.unknownName, "mapping file: no property '\(name)'" + (index > 0 ? " in '\(keyPath)'" : "")
                                  + Suggestion.didYouMean(name, among: attributes.map(\.name) + relationships.map(\.name)),
@@ -160,6 +164,26 @@ package struct JSONMapping: Sendable, Equatable {
             current = destination
         }
         throw StoreError(.invalidInput, "mapping file: an empty key path", entity: entity.name)
+    }
+
+    /// The element of `composite` at `path` (nested composites give longer paths).
+    private static func element(_ path: [String], of composite: Attribute, keyPath: String,
+                                entity: Entity) throws -> Attribute {
+        var current = composite
+        for name in path {
+            guard current.type == .composite else {
+                throw StoreError(.invalidInput, "mapping file: '\(keyPath)' goes through '\(current.name)', which is "
+                                 + "not a composite attribute", entity: entity.name)
+            }
+            guard let element = current.compositeElements.first(where: { $0.name == name }) else {
+                throw StoreError(.unknownName, "mapping file: composite attribute '\(current.name)' has no element "
+                                 + "'\(name)' in '\(keyPath)'"
+                                 + Suggestion.didYouMean(name, among: current.compositeElements.map(\.name)),
+                                 entity: entity.name)
+            }
+            current = element
+        }
+        return current
     }
 
     /// The string members of a JSON object (others are left out, as a mapping names key paths with strings).

@@ -10,25 +10,55 @@ extension EntityWritePlan {
 
     /// `fields` with each composite given as an object (or null) replaced by its elements' fields.
     func expandingComposites(_ fields: [(String, InputValue)]) throws -> [(String, InputValue)] {
+        try CompositeInput.expanding(fields, composites: compositeAttributes, entity: entity.name)
+    }
+}
+
+/// A composite attribute's input value spread into its elements' fields, named by path (`home.city`).
+enum CompositeInput {
+    /// `fields` with each of `composites` (by name) given as an object (or null) replaced by its elements' fields;
+    /// other fields as they are.
+    static func expanding(_ fields: [(String, InputValue)], composites: [String: Attribute],
+                          entity: String) throws -> [(String, InputValue)] {
         var result: [(String, InputValue)] = []
         for (key, value) in fields {
-            guard let composite = compositeAttributes[key] else {
+            guard let composite = composites[key] else {
                 result.append((key, value))
                 continue
             }
-            try expand(composite, path: key, value: value, into: &result)
+            try expand(composite, path: key, value: value, entity: entity, into: &result)
         }
         return result
     }
 
-    private func expand(_ composite: Attribute, path: String, value: InputValue,
-                        into result: inout [(String, InputValue)]) throws {
+    /// `fields` with element paths of `composites` given as fields of their own (`"home.city": "Paris"`) folded
+    /// into the composite's object (`"home": {"city": "Paris"}`), for readers that look properties up by name.
+    static func folding(_ fields: [(String, InputValue)], composites: [String: Attribute]) -> [(String, InputValue)] {
+        var result: [(String, InputValue)] = []
+        for (key, value) in fields {
+            let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard path.count > 1, composites[path[0]] != nil else {
+                result.append((key, value))
+                continue
+            }
+            if let index = result.firstIndex(where: { $0.0 == path[0] }) {
+                guard case .object(let members) = result[index].1 else { continue }
+                result[index].1 = .object(PropertyValues.setting(Array(path.dropFirst()), to: value, in: members))
+            } else {
+                result.append((path[0], .object(PropertyValues.setting(Array(path.dropFirst()), to: value, in: []))))
+            }
+        }
+        return result
+    }
+
+    private static func expand(_ composite: Attribute, path: String, value: InputValue, entity: String,
+                               into result: inout [(String, InputValue)]) throws {
         switch value {
         case .null:
             for element in composite.compositeElements {
                 let elementPath = path + "." + element.name
                 if element.type == .composite {
-                    try expand(element, path: elementPath, value: .null, into: &result)
+                    try expand(element, path: elementPath, value: .null, entity: entity, into: &result)
                 } else {
                     result.append((elementPath, .null))
                 }
@@ -38,11 +68,11 @@ extension EntityWritePlan {
                 guard let element = composite.compositeElements.first(where: { $0.name == name }) else {
                     throw StoreError(.unknownName, "composite attribute '\(path)' has no element '\(name)'"
                                      + Suggestion.didYouMean(name, among: composite.compositeElements.map(\.name)),
-                                     entity: entity.name, property: path)
+                                     entity: entity, property: path)
                 }
                 let elementPath = path + "." + name
                 if element.type == .composite {
-                    try expand(element, path: elementPath, value: member, into: &result)
+                    try expand(element, path: elementPath, value: member, entity: entity, into: &result)
                 } else {
                     result.append((elementPath, member))
                 }
@@ -50,7 +80,7 @@ extension EntityWritePlan {
         default:
             throw StoreError(.invalidInput, "a composite attribute takes an object of its elements ("
                              + composite.compositeElements.map(\.name).joined(separator: ", ") + ") or null",
-                             entity: entity.name, property: path)
+                             entity: entity, property: path)
         }
     }
 }

@@ -20,17 +20,22 @@ extension EntityWritePlan {
     /// Sorts `fields` into attributes and relationships. Keys that name nothing are errors (with a suggestion);
     /// `_entity` and `_id` are cdstore's own keys. With a JSON mapping the keys are read through it.
     func sort(_ fields: [(String, InputValue)], model: ManagedObjectModel) throws -> PlannedFields {
-        let fields = compositeAttributes.isEmpty ? fields : try expandingComposites(fields)
         var sorted = PlannedFields(attributes: Array(repeating: nil, count: columns.count))
         if let mapping {
-            let values = try PropertyValues(fields: fields, entity: entity, model: model, mapping: mapping,
+            // The mapping reads a composite whole (`"home": "address"`) or by element (`"home.city": "town"`), so
+            // composites are spread into their element columns only once it has been applied.
+            let input = compositeAttributes.isEmpty ? fields : CompositeInput.folding(fields, composites: compositeAttributes)
+            let values = try PropertyValues(fields: input, entity: entity, model: model, mapping: mapping,
                                             properties: properties, ignoredKeys: ignoredKeys)
-            for (attribute, value) in values.attributes {
-                if let slot = attributeSlots[attribute.name] ?? nil { sorted.attributes[slot] = value }
+            var attributes = values.attributes.map { ($0.0.name, $0.1) }
+            if !compositeAttributes.isEmpty { attributes = try expandingComposites(attributes) }
+            for (name, value) in attributes {
+                if let slot = attributeSlots[name] ?? nil { sorted.attributes[slot] = value }
             }
             sorted.relationships = values.relationships
             return sorted
         }
+        let fields = compositeAttributes.isEmpty ? fields : try expandingComposites(fields)
         let reuse = fields.count == lastKeys.count && zip(fields, lastKeys).allSatisfy { $0.0 == $1 }
         if !reuse {
             let places = try fields.map { try place(of: $0.0) }
