@@ -153,7 +153,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_RUNS ?= 2000
 # fuzz-ci stops a target at FUZZ_RUNS inputs or FUZZ_CI_SECONDS, whichever comes first, after replaying its corpus:
 # fuzz-swift-model (swift-syntax under AddressSanitizer) took 244 s for its 2,000 inputs in a loaded CI run.
-FUZZ_CI_SECONDS ?= 20
+FUZZ_CI_SECONDS ?= 10
 # Long runs yield to builds by default; FUZZ_NICE=0 when the fuzzer must own its core (the 10-minute runs).
 FUZZ_NICE ?= 19
 FUZZ_TARGETS ?= predicate xml-model json-model compiled-model swift-model plist ndjson json-records csv xcmapping cdm
@@ -163,7 +163,7 @@ FUZZ_BIN := .build-fuzz/debug
 # No Swift crash backtracer under AddressSanitizer: it reads the dead process's memory and shows up as a false report.
 FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
 FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
-	  xml-model|plist) echo -dict=Fuzz/Dictionaries/xml.dict;; swift-model) echo -dict=Fuzz/Dictionaries/swift.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
+	  xml-model|plist|xcmapping) echo -dict=Fuzz/Dictionaries/xml.dict;; swift-model) echo -dict=Fuzz/Dictionaries/swift.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
 	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
 
 fuzz-build: setup
