@@ -77,4 +77,29 @@ import Testing
         #expect(without.stderr.hasPrefix("warning: entity mapping 'CDTestToCDTest' of MigrationTestNames_v1_to_v2.xcmappingmodel"))
         #expect(without.stdout.contains("  CDTestToCDTest (CDTest → CDTest): 1 taken, 1 created, 0 left behind\n"))
     }
+
+    /// Periphery's mapping adds both entities to a store of an empty model, and names a policy class on an Add
+    /// mapping: refused with the store's bytes unchanged, then run without the policy.
+    @Test func aPolicyOnAnAddMappingFromAnEmptyModel() throws {
+        let corpus = Corpus.root.appendingPathComponent("mapping/peripheryapp__periphery__UIKitProject")
+        let store = try temporaryDirectory().appendingPathComponent("old.sqlite").path
+        let old = corpus.appendingPathComponent("OldModel.xcdatamodeld").path
+        let new = corpus.appendingPathComponent("Model.xcdatamodeld").path
+        let mapping = corpus.appendingPathComponent("ModelMapping.xcmappingmodel").path
+        #expect(try CLIRunner.run(["seed", "--model", old, "--out", store]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let refused = try CLIRunner.run(["migrate", "--store", store, "--model", new, "--mapping", mapping])
+        #expect(refused.status == 3)
+        #expect(refused.stderr == "error: cannot run mapping model ModelMapping.xcmappingmodel: it needs the app's custom "
+                + "migration code, which cdstore cannot run (Core Data error 134110): entity mapping 'EntityOne' names "
+                + "the migration policy class CustomEntityMigrationPolicy (running without policies uses the default "
+                + "NSEntityMigrationPolicy instead and leaves those values out); the store is unchanged\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let without = try CLIRunner.run(["migrate", "--store", store, "--model", new, "--mapping", mapping,
+                                         "--without-policies", "--no-backup"])
+        #expect(without.stderr == "warning: entity mapping 'EntityOne' of ModelMapping.xcmappingmodel: ran the default "
+                + "NSEntityMigrationPolicy without policy class CustomEntityMigrationPolicy\n")
+        #expect(without.status == 0)
+        #expect(try CLIRunner.run(["count", "EntityOne", "--store", store, "--model", new]).stdout == "0\n")
+    }
 }
