@@ -60,8 +60,10 @@ import Testing
                 try store.write { ctx in
                     try ctx.insert("Employee", ["firstName": "Late", "lastName": "Writer", "employeeNumber": 99])
                     writing.signal()
-                    // The read on the other thread finishes while this transaction is still open.
-                    if readDone.wait(timeout: .now() + 20) == .timedOut { throw Mismatch(text: "the read waited for the write") }
+                    // The read on the other thread finishes while this transaction is still open. A read that
+                    // waited for the write would wait for ever, so the timeout only decides how long a failure
+                    // takes; 20 s was too short for a full parallel test run on a starved 2-core machine.
+                    if readDone.wait(timeout: .now() + 90) == .timedOut { throw Mismatch(text: "the read waited for the write") }
                 }
             } else {
                 writing.wait()
