@@ -102,4 +102,50 @@ import Testing
         #expect(without.status == 0)
         #expect(try CLIRunner.run(["count", "EntityOne", "--store", store, "--model", new]).stdout == "0\n")
     }
+
+    /// MAGE's other five mapping models (N → 15, N = 2…6), each found beside the model and run in the chain to the
+    /// current version; on a version-6 store with data, every object crosses with its values.
+    @Test(arguments: 2...6)
+    func mageMappingsFromEveryVersionRun(version: Int) throws {
+        let bundle = Corpus.root.appendingPathComponent("mapping/ngageoint__mage-ios__sdk/mage-ios-sdk.xcdatamodeld").path
+        let store = try temporaryDirectory().appendingPathComponent("v\(version).sqlite").path
+        let old = ["--store", store, "--model", bundle, "--model-version", "mage-ios-sdk \(version)"]
+        #expect(try CLIRunner.run(["seed", "--model", bundle, "--model-version", "mage-ios-sdk \(version)", "--out", store]).status == 0)
+        for n in 1...3 {
+            #expect(try CLIRunner.run(["insert", "Layer", "name=L\(n)", "remoteId=\(n)"] + old).status == 0)
+        }
+        let plan = try CLIRunner.run(["migrate", "--store", store, "--model", bundle, "--dry-run"])
+        #expect(plan.status == 0)
+        #expect(plan.stdout.hasPrefix("step \"mage-ios-sdk \(version)\" → \"mage-ios-sdk 15\" by mapping model Model\(version)To15.xcmappingmodel"))
+        #expect(plan.stdout.contains("  LayerToLayer (Layer → Layer): 3 taken, 3 created, 0 left behind\n"))
+        #expect(try CLIRunner.run(["migrate", "--store", store, "--model", bundle, "--no-backup"]).status == 0)
+        let layers = try CLIRunner.run(["project", "Layer", "--store", store, "--model", bundle, "--sort", "remoteId",
+                                        "--properties", "name,remoteId", "--format", "csv"])
+        #expect(layers.stdout == "name,remoteId\nL1,1\nL2,2\nL3,3\n")
+    }
+
+    /// PoliteCoreData's v2 → v3 mappings: the ids one changes Integer 64 to String and keeps every object; the
+    /// names one calls `$entityPolicy` and is refused naming the selector.
+    @Test func politeCoreDataVersion2To3() throws {
+        let corpus = Corpus.root.appendingPathComponent("mapping/shakurocom__PoliteCoreData__PoliteCoreDataTests")
+        let ids = corpus.appendingPathComponent("MigrationTestIds.xcdatamodeld").path
+        let store = try temporaryDirectory().appendingPathComponent("ids.sqlite").path
+        #expect(try CLIRunner.run(["seed", "--model", ids, "--model-version", "MigrationTestIds_2", "--out", store]).status == 0)
+        for n in [5, 6] {
+            #expect(try CLIRunner.run(["insert", "TestEntity", "identifier=\(n)", "--store", store, "--model", ids,
+                                       "--model-version", "MigrationTestIds_2"]).status == 0)
+        }
+        #expect(try CLIRunner.run(["migrate", "--store", store, "--model", ids, "--model-version", "MigrationTestIds_3",
+                                   "--no-backup"]).status == 0)
+        let rows = try CLIRunner.run(["project", "TestEntity", "--store", store, "--model", ids, "--model-version",
+                                      "MigrationTestIds_3", "--properties", "identifier", "--sort", "identifier", "--format", "json"])
+        #expect(rows.stdout == "[\n{\"identifier\":\"5\"},\n{\"identifier\":\"6\"}\n]\n")
+
+        let names = corpus.appendingPathComponent("MigrationTestNames.xcdatamodeld").path
+        let named = try temporaryDirectory().appendingPathComponent("names.sqlite").path
+        #expect(try CLIRunner.run(["seed", "--model", names, "--model-version", "MigrationTestNames_2", "--out", named]).status == 0)
+        let refused = try CLIRunner.run(["migrate", "--store", named, "--model", names, "--model-version", "MigrationTestNames_3"])
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains("entity mapping 'CDTestToCDTest', property 'identifier' calls $entityPolicy \"changeIdentifierType:\""))
+    }
 }

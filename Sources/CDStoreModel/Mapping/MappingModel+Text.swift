@@ -1,3 +1,4 @@
+import CDStoreJSON
 import Foundation
 
 extension MappingModel {
@@ -25,22 +26,7 @@ extension MappingModel {
 
     /// The mapping model as one JSON object (keys in a fixed order, for golden tests and `jq`).
     package var json: String {
-        func string(_ s: String?) -> String {
-            guard let s else { return "null" }
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
+        func string(_ s: String?) -> String { s.map(JSONStringLiteral.quoted) ?? "null" }
         func hash(_ bytes: [UInt8]?) -> String { string(bytes.map { Data($0).base64EncodedString() }) }
         func properties(_ list: [PropertyMapping]) -> String {
             "[" + list.map { "{\"name\":\(string($0.name)),\"valueExpression\":\(string($0.valueExpression)),\"generated\":\($0.isGenerated)}" }
