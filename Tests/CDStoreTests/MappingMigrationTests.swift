@@ -67,6 +67,28 @@ import Testing
         try checkBooks(path, model: Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld"))
     }
 
+    /// A source filter (`sourcefilterpredicatestring`, here added to CoreDataPlus's own mapping) keeps the objects it
+    /// accepts; the plan counts the one it rejects as left behind, and that object is gone after the migration.
+    @Test func aSourceFilterLeavesTheRejectedObjectsBehind() throws {
+        let copy = folder.appendingPathComponent("Filtered")
+        try FileManager.default.copyItem(at: Self.plus, to: copy)
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("Model_1_0_to_1_1.cdm_precompiled"))
+        let mappingFile = copy.appendingPathComponent("Model_1_0_to_1_1.xcmappingmodel/xcmapping.xml")
+        let original = try String(contentsOf: mappingFile, encoding: .utf8)
+        let bookMapping = #"<attribute name="sourcename" type="string">Book</attribute>"#
+        #expect(original.contains(bookMapping))
+        try original.replacingOccurrences(of: bookMapping, with: bookMapping
+            + #"<attribute name="sourcefilterpredicatestring" type="string">title == &quot;One&quot;</attribute>"#)
+            .write(to: mappingFile, atomically: true, encoding: .utf8)
+        let path = try booksStore(model: copy.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld"))
+        let target = CDStore.Model.path(copy.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path)
+        let plan = try CDStore.migrate(storeAt: path, to: target, options: .init(dryRun: true))
+        #expect(plan.lines.contains("  BookToBook (Book → Book): 1 taken, 1 created, 1 left behind"))
+        _ = try CDStore.migrate(storeAt: path, to: target)
+        let store = try CDStore(path: path, model: target, options: [.readOnly])
+        #expect(try store.read { try $0.fetch("Book").map { $0.string("title") } } == ["One"])
+    }
+
     @Test func theCompiledMappingModelGivenWithItsPathDoesTheSame() throws {
         // The bundles alone in a folder: only the .cdm given can map the hop.
         for name in ["CoreDataPlus_1.0.xcdatamodeld", "CoreDataPlus_1.1.xcdatamodeld"] {

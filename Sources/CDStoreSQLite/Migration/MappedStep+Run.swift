@@ -41,18 +41,20 @@ extension MappedStep {
         var counts: [MappedObjectCount] = []
         var named: Set<String> = []
         let existing = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-        func rows(of entity: String) throws -> [(Int64, MappingSourceObject)] {
+        // Streams the source objects of `entity` (a cursor: memory stays flat in the number of objects).
+        func forEachObject(of entity: String, _ body: (Int64, MappingSourceObject) throws -> Void) throws {
             guard let layout = sourceLayout.entity(named: entity), existing.contains(layout.table),
-                  let modelEntity = source.entity(named: entity) else { return [] }
+                  let modelEntity = source.entity(named: entity) else { return }
             let attributes = source.attributes(of: modelEntity).filter { layout.attributeColumns[$0.name] != nil }
             let columns = attributes.map { layout.attributeColumns[$0.name]! }
             let sql = "SELECT Z_PK\(columns.map { ", \($0)" }.joined()) FROM \(layout.table) WHERE Z_ENT = ?"
-            return try Row.fetchAll(db, sql: sql, arguments: [layout.number]).map { row in
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: [layout.number])
+            while let row = try cursor.next() {
                 var values: [String: EvaluationValue] = [:]
                 for (index, attribute) in attributes.enumerated() {
                     values[attribute.name] = Self.evaluationValue(row[index + 1] as DatabaseValue, type: attribute.type)
                 }
-                return (row[0], MappingSourceObject(values: values))
+                try body(row[0], MappingSourceObject(values: values))
             }
         }
         func count(_ entity: String) throws -> Int {
@@ -72,7 +74,7 @@ extension MappedStep {
             var taken = total
             if let filter = filters.first(where: { $0.mapping == mapping.name }), let layout = sourceLayout.entity(named: sourceName) {
                 var rejected: [Int64] = []
-                for (pk, object) in try rows(of: sourceName) {
+                try forEachObject(of: sourceName) { pk, object in
                     evaluator.variables = ["source": .object(object)]
                     let passes: Bool
                     do {
@@ -84,9 +86,11 @@ extension MappedStep {
                     if !passes { rejected.append(pk) }
                 }
                 taken = total - rejected.count
-                for pk in rejected {
-                    try record("DELETE FROM \(layout.table) WHERE Z_PK = ?")
-                    try db.execute(sql: "DELETE FROM \(layout.table) WHERE Z_PK = ?", arguments: [pk])
+                if !rejected.isEmpty {
+                    let sql = "DELETE FROM \(layout.table) WHERE Z_PK = ?"
+                    try record(sql)
+                    let delete = try db.makeStatement(sql: sql)
+                    for pk in rejected { try delete.execute(arguments: [pk]) }
                 }
             }
             let creates = mapping.destinationEntityName != nil && mapping.type != .remove && inferred.entities[mapping.destinationEntityName!] == sourceName
@@ -101,19 +105,28 @@ extension MappedStep {
                                                 leftBehind: total))
             }
         }
+        // One pass over each source entity's objects evaluates every computed expression that reads it.
+        var sourceOrder: [String] = []
+        var inserts: [String: [(item: Computed, statement: Statement)]] = [:]
         for item in computed {
             try db.execute(sql: "CREATE TEMP TABLE \(item.table) (pk INTEGER PRIMARY KEY, v)")
-            for (pk, object) in try rows(of: item.sourceEntity) {
+            if inserts[item.sourceEntity] == nil { sourceOrder.append(item.sourceEntity) }
+            inserts[item.sourceEntity, default: []].append(
+                (item, try db.makeStatement(sql: "INSERT INTO temp.\(item.table) (pk, v) VALUES (?, ?)")))
+        }
+        for entity in sourceOrder {
+            try forEachObject(of: entity) { pk, object in
                 evaluator.variables = ["source": .object(object)]
-                let value: EvaluationValue
-                do {
-                    value = try evaluator.value(of: item.expression, with: .object(object))
-                } catch {
-                    throw StoreError(.invalidInput, "entity mapping '\(item.mapping)', attribute '\(item.attribute.name)': \(item.text) "
-                                     + "cannot be evaluated for \(item.sourceEntity) object \(pk): \(error)")
+                for (item, insert) in inserts[entity] ?? [] {
+                    let value: EvaluationValue
+                    do {
+                        value = try evaluator.value(of: item.expression, with: .object(object))
+                    } catch {
+                        throw StoreError(.invalidInput, "entity mapping '\(item.mapping)', attribute '\(item.attribute.name)': \(item.text) "
+                                         + "cannot be evaluated for \(item.sourceEntity) object \(pk): \(error)")
+                    }
+                    try insert.execute(arguments: [pk, try Self.databaseValue(value, for: item.attribute, mapping: item.mapping)])
                 }
-                let stored = try Self.databaseValue(value, for: item.attribute, mapping: item.mapping)
-                try db.execute(sql: "INSERT INTO temp.\(item.table) (pk, v) VALUES (?, ?)", arguments: [pk, stored])
             }
         }
         return counts
