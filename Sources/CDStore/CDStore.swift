@@ -104,7 +104,9 @@ public final class CDStore: Sendable {
                 throw CDStoreError(.cannotOpen, "no store at \(path)" + (readOnly ? "" : " (open with .create to create one)"))
             }
             if loaded == nil {
-                throw CDStoreError(.noModel, "no store at \(path), and creating one needs a model")
+                var error = CDStoreError(.noModel, "no store at \(path), and creating one needs a model")
+                error.input = .model
+                throw error
             }
         }
         let opened = try CDStoreError.wrapping { try Store.open(at: path, loaded: loaded, options: storeOptions) }

@@ -16,7 +16,9 @@ extension CDStoreError {
         case let error as ModelError: return CDStoreError(error)
         case let error as CDPredicateError: return CDStoreError(error)
         case let error as RecordInput.InputError:
-            return CDStoreError(.invalidInput, error.message, record: error.record, line: error.line)
+            var converted = CDStoreError(.invalidInput, error.message, record: error.record, line: error.line)
+            converted.input = error.input.map(Input.init)
+            return converted
         case let error as ByteStream.ReadError: return CDStoreError(.cannotOpen, error.description)
         case let error as JSONSyntaxError:
             return CDStoreError(.invalidInput, error.message, line: error.line, column: error.column)
@@ -46,8 +48,7 @@ extension CDStoreError {
             case 1600: code = .deleteDenied
             case 1550...1690: code = .validation
             default:
-                code = error.message.hasPrefix("predicate") || error.message.hasPrefix("variable $") ? .invalidPredicate
-                    : .invalidInput
+                code = error.input == .predicate || error.input == .variables ? .invalidPredicate : .invalidInput
             }
         case .unknownName: code = .unknownName
         case .cannotOpen: code = .cannotOpen
@@ -62,27 +63,32 @@ extension CDStoreError {
         }
         self.init(code, error.message, coreDataCode: number, entity: error.entity, property: error.property,
                   isRelationship: error.isRelationship, record: error.record, line: error.line)
+        input = error.input.map(Input.init)
     }
 
     /// A model-loading error, with its file, line and column.
     init(_ error: ModelError) {
         self.init(error.code == .fileNotFound ? .cannotOpen : .invalidModel, error.message, entity: error.entity,
                   property: error.property, line: error.line, column: error.column, file: error.file)
+        input = error.input.map(Input.init)
     }
 
-    /// A predicate that cannot be read, with the column of the problem.
+    /// A predicate that cannot be read, with the column of the problem: about the predicate, or about its
+    /// variables when one has no value.
     init(_ error: CDPredicateError) {
-        self.init(.invalidPredicate, "predicate: " + error.message, column: error.column)
+        self.init(.invalidPredicate, error.message, column: error.column)
+        input = error.code == .unboundVariable ? .variables : .predicate
     }
 
     /// Parses a predicate with `body`, turning its syntax errors into errors that carry the predicate text, line
-    /// and column (so ``description`` can point at the problem).
-    package static func parsingPredicate<T>(_ text: String, _ body: () throws -> T) throws -> T {
+    /// and column (so ``description`` can point at the problem). `input` is the input the text is (the predicate
+    /// selecting objects, or a projection's filter on groups).
+    package static func parsingPredicate<T>(_ text: String, input: Input = .predicate, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as CDPredicateError {
             var converted = CDStoreError(error)
-            converted.input = .predicate
+            if converted.input == .predicate { converted.input = input }
             if converted.column != nil {
                 converted.line = 1
                 converted.source = text
@@ -115,6 +121,19 @@ extension CDStoreError {
         }
     }
 
+    /// `error`'s description with its input (``input``) named `name(input)` instead of by the library's label: a
+    /// command line's option (`--group-by`), so that it says which option to fix without editing the text. Nil
+    /// for an error that is not the library's or its layers'.
+    package static func describing(_ error: any Error, inputAs name: (Input) -> String?) -> String? {
+        switch error {
+        case let error as CDStoreError: error.describing(inputAs: error.input.flatMap(name))
+        case let error as StoreError: error.describing(inputAs: error.input.map(Input.init).flatMap(name))
+        case let error as ModelError: error.describing(inputAs: error.input.map(Input.init).flatMap(name))
+        case let error as RecordInput.InputError: error.describing(inputAs: error.input.map(Input.init).flatMap(name))
+        default: nil
+        }
+    }
+
     /// The Core Data error number a message quotes ("… (Core Data error 134190): …").
     private static func numberInMessage(_ message: String) -> Int? {
         guard let range = message.range(of: "Core Data error ") else { return nil }
@@ -130,4 +149,35 @@ extension CDStoreError {
         default: nil
         }
     }
+}
+
+extension CDStoreError.Input {
+    /// The library's input for a layer's (``ErrorInput``): the same cases under the same names.
+    init(_ input: ErrorInput) {
+        switch input {
+        case .predicate: self = .predicate
+        case .variables: self = .variables
+        case .sort: self = .sort
+        case .limit: self = .limit
+        case .offset: self = .offset
+        case .properties: self = .properties
+        case .groupBy: self = .groupBy
+        case .having: self = .having
+        case .includes: self = .includes
+        case .model: self = .model
+        case .modelVersion: self = .modelVersion
+        case .migration: self = .migration
+        case .busyTimeout: self = .busyTimeout
+        case .recordFile: self = .recordFile
+        case .root: self = .root
+        case .mapping: self = .mapping
+        case .assignments: self = .assignments
+        case .comparedEntities: self = .comparedEntities
+        case .matchKeys: self = .matchKeys
+        case .ignoredProperties: self = .ignoredProperties
+        }
+    }
+
+    /// How ``CDStoreError/description`` names the input (``ErrorInput/label``): `predicate`, `grouping`, ….
+    var label: String? { ErrorInput(rawValue: rawValue)?.label }
 }

@@ -117,8 +117,9 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The file concerned: the model file of an ``Code/invalidModel`` error, or the data file a record was read
     /// from.
     public var file: String?
-    /// Which input of the call caused the error, when one did: the predicate, the sort keys, a model, a record
-    /// file. A command line says which of its options that was; ``message`` does not repeat it.
+    /// Which input of the call the error is about, when one is: the predicate, the sort keys, the grouping, a
+    /// model, the busy timeout. ``message`` never names it; ``description`` puts a short label for it before the
+    /// message (`predicate: …`, `grouping: …`), and a command line puts the option it maps the input to there.
     public var input: Input?
     /// Whether ``file`` is a data file (`file: record 2 (line 3): …`) rather than a model file (`file:3:7: …`).
     package var fileIsInput = false
@@ -148,10 +149,15 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     ///     predicate: unexpected '>' at column 6
     ///       age >>> 3
     ///            ^
-    public var description: String {
+    public var description: String { describing(inputAs: input?.label) }
+
+    /// The description with `name` for ``input`` (where ``description`` has the library's label): a command line
+    /// passes its option (`--where`), so that the one text says which option to fix.
+    package func describing(inputAs name: String?) -> String {
+        let named = name.map { $0 + ": " } ?? ""
         if let source, let column, file == nil {
             let lines = CDPredicateError(.unexpectedToken, message, column: column).rendered(in: source).split(separator: "\n")
-            return ([message + " at column \(column)"] + lines.dropFirst().map(String.init)).joined(separator: "\n")
+            return ([named + message + " at column \(column)"] + lines.dropFirst().map(String.init)).joined(separator: "\n")
         }
         var parts: [String] = []
         if let file, fileIsInput {
@@ -174,6 +180,7 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         } else if let property {
             parts.append("'\(property)'")
         }
+        if let name { parts.append(name) }
         parts.append(message)
         return parts.joined(separator: ": ")
     }
@@ -183,8 +190,10 @@ extension CDStoreError {
     /// An input of a library call that an error can be about. Each has one name a command line maps to its
     /// option (`.groupBy` is `cdstore project --group-by`), so messages never name options themselves.
     public enum Input: String, Sendable, CaseIterable {
-        /// The predicate selecting objects (`where:`), with its arguments and variables.
+        /// The predicate selecting objects (`where:`), with its arguments.
         case predicate
+        /// The values of the predicate's `$variables` (one is missing).
+        case variables
         /// The sort keys.
         case sort
         /// The limit of a fetch.
@@ -209,6 +218,18 @@ extension CDStoreError {
         case mapping
         /// The values to set (an update's assignments).
         case assignments
+        /// Which version of a model bundle (the one named is not in it, or nothing says which is current).
+        case modelVersion
+        /// Whether opening may migrate the store (it may not, and the store needs it).
+        case migration
+        /// How long to wait for another connection's lock (the wait ran out).
+        case busyTimeout
+        /// The entities a comparison of stores is narrowed to.
+        case comparedEntities
+        /// The attributes that match objects across two stores.
+        case matchKeys
+        /// The properties a comparison of stores leaves out.
+        case ignoredProperties
     }
 }
 

@@ -67,6 +67,7 @@ public enum CommandLineRunner {
         if let error = error as? ExitCode { return error.rawValue }
         if let status = ExitStatus(for: error) {
             Console.error(message(of: error) ?? "\(error)")
+            if let hint = InputFlags.hint(for: error) { Console.write("hint: " + hint) }
             return status.rawValue
         }
         let code = CDStoreCommand.exitCode(for: error)
@@ -83,9 +84,11 @@ public enum CommandLineRunner {
         return ExitStatus.badInput.rawValue
     }
 
-    /// What `error:` says for an error of the project's own.
+    /// What `error:` says for an error of the project's own: the library's name the option at fault
+    /// (``InputFlags``).
     private static func message(of error: Error) -> String? {
-        switch error {
+        if let message = InputFlags.message(of: error) { return message }
+        return switch error {
         case let error as CLIError: error.message
         case let error as CustomStringConvertible: error.description
         default: nil

@@ -1,4 +1,5 @@
 import CDStoreJSON
+import CDStoreModel
 import CDStoreSQLite
 
 /// Reads JSON records: a top-level array streamed element by element, or a single object as one record. Each
@@ -54,7 +55,7 @@ package struct JSONRecordReader: RecordSource {
             let line = reader.line
             let value = try reader.readValue(depth: root.count)
             if !root.isEmpty, case .object = value {} else if !root.isEmpty {
-                throw RecordInput.InputError(message: "root key path \(rootText): the value there is \(Self.kind(value)), not an array or an object")
+                throw rootError("\(rootText): the value there is \(Self.kind(value)), not an array or an object")
             }
             try closeEnclosingObjects()
             return try RecordInput.record(value, line: line, number: 1)
@@ -101,13 +102,20 @@ package struct JSONRecordReader: RecordSource {
 
     private var rootText: String { root.joined(separator: ".") }
 
+    /// An error about the root key path (``ErrorInput/root``), which its description names.
+    private func rootError(_ message: String) -> RecordInput.InputError {
+        var error = RecordInput.InputError(message: message)
+        error.input = .root
+        return error
+    }
+
     /// Reads from the document's start to the value at ``root``, skipping the members before it.
     private mutating func descendToRoot() throws {
         for (level, key) in root.enumerated() {
             let place = level == 0 ? "the document" : "'" + root[..<level].joined(separator: ".") + "'"
             guard try reader.peek() == UInt8(ascii: "{") else {
                 let found = try reader.peek() == UInt8(ascii: "[") ? "an array" : "not an object"
-                throw RecordInput.InputError(message: "root key path \(rootText): \(place) is \(found), so it has no key '\(key)'")
+                throw rootError("\(rootText): \(place) is \(found), so it has no key '\(key)'")
             }
             reader.skipByte()
             var keys: [String] = []
@@ -115,7 +123,7 @@ package struct JSONRecordReader: RecordSource {
                 if try reader.peek() == UInt8(ascii: "}") {
                     let seen = keys.isEmpty ? "it is empty" : "its keys are " + keys.prefix(10).joined(separator: ", ")
                         + (keys.count > 10 ? ", …" : "")
-                    throw RecordInput.InputError(message: "root key path \(rootText): \(place) has no key '\(key)' (\(seen))")
+                    throw rootError("\(rootText): \(place) has no key '\(key)' (\(seen))")
                 }
                 let name = try reader.readMemberKey()
                 if name == key { break }

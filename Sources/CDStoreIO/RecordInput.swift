@@ -1,4 +1,5 @@
 import CDStoreJSON
+import CDStoreModel
 import CDStoreSQLite
 import Foundation
 
@@ -33,6 +34,9 @@ public enum RecordInput {
         /// Whether only this record is spoilt (a malformed NDJSON line, a CSV row with the wrong number of
         /// fields, a value that is not an object), so that reading can go on with the next one.
         package var isSkippable = false
+        /// Which input of the call the error is about, when one is (``ErrorInput/root`` for a root key path the
+        /// document does not have).
+        package var input: ErrorInput?
 
         /// Creates an input error.
         package init(message: String, line: Int? = nil, record: Int? = nil, isSkippable: Bool = false) {
@@ -43,14 +47,18 @@ public enum RecordInput {
         }
 
         /// `record 2 (line 3): message`, as ``StoreError`` places its errors.
-        package var description: String {
+        package var description: String { describing(inputAs: input?.label) }
+
+        /// The description with `name` for the input (``ErrorInput/label``, or a command line's flag) between the
+        /// place and the message.
+        package func describing(inputAs name: String?) -> String {
             // The same form as StoreError's: `record 2 (line 3): …`.
             let place: String? = if let record {
                 "record \(record)" + (line.map { " (line \($0))" } ?? "")
             } else {
                 line.map { "line \($0)" }
             }
-            return (place.map { $0 + ": " } ?? "") + message
+            return (place.map { $0 + ": " } ?? "") + (name.map { $0 + ": " } ?? "") + message
         }
     }
 

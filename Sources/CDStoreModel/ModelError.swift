@@ -43,6 +43,9 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     package var entity: String?
     /// The property concerned, when known.
     package var property: String?
+    /// Which input of the call caused the error, when one did (``ErrorInput/modelVersion`` for a version the
+    /// bundle does not have or cannot pick).
+    package var input: ErrorInput?
 
     /// Creates an error.
     package init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil,
@@ -56,8 +59,11 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         self.property = property
     }
 
-    package var description: String {
+    package var description: String { describing(inputAs: input?.label) }
+
+    /// The description with `name` for the input (see ``ErrorInput/label``) between the place and the message.
+    package func describing(inputAs name: String?) -> String {
         ModelPlace.location(file: file, line: line, column: column) + ModelPlace.subject(entity: entity, property: property)
-            + message
+            + (name.map { $0 + ": " } ?? "") + message
     }
 }

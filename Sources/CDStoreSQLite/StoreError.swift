@@ -1,4 +1,5 @@
 import CDStoreJSON
+import CDStoreModel
 /// An error from opening, reading or writing a store, with the entity, attribute and record concerned.
 ///
 /// `description` is one line, e.g.
@@ -52,6 +53,9 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1610–1680 a value breaks a rule of its attribute (1550 for other rules), 133021 a uniqueness constraint.
     /// Nil when the error does not say; the kinds ``Code`` names alone carry their number in ``description``.
     package var coreDataCode: Int?
+    /// Which input of the call the error is about, when one is (the predicate, the sort keys, the grouping, the
+    /// model): data rather than words, so that the message names no option and each front end names its own.
+    package var input: ErrorInput?
 
     /// Creates an error.
     package init(_ code: Code, _ message: String, entity: String? = nil, property: String? = nil,
@@ -71,6 +75,13 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         return copy
     }
 
+    /// The same error, about `input` (see ``input``).
+    package func about(_ input: ErrorInput) -> StoreError {
+        var copy = self
+        copy.input = input
+        return copy
+    }
+
     /// The same error, about a relationship.
     package func aboutRelationship() -> StoreError {
         var copy = self
@@ -86,7 +97,11 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         return copy
     }
 
-    package var description: String {
+    package var description: String { describing(inputAs: input?.label) }
+
+    /// The description with `name` for the input (``ErrorInput/label``, or a command line's flag) between the
+    /// place and the message: `record 2: entity 'Person': grouping: …`.
+    package func describing(inputAs name: String?) -> String {
         var parts: [String] = []
         if let record {
             parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
@@ -97,6 +112,7 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             let kind = isRelationship ? "relationship" : "attribute"
             parts.append("entity '\(entity)'" + (property.map { ", \(kind) '\($0)'" } ?? ""))
         }
+        if let name { parts.append(name) }
         parts.append(message)
         return parts.joined(separator: ": ")
     }

@@ -68,13 +68,6 @@ struct EntityView {
 }
 
 extension StoreBrowser {
-    /// A predicate error's message without the library's `predicate: ` prefix (the page says it once).
-    static func predicateMessage(_ error: CDStoreError) -> String {
-        var message = error.message
-        while message.hasPrefix("predicate: ") { message.removeFirst("predicate: ".count) }
-        return message
-    }
-
     /// `/<Entity>`: a page of objects as a table, filtered by `where`, ordered by `sort`, after the key `after`.
     func entityPage(_ name: String, _ request: BrowseRequest) throws -> BrowseReply {
         let entity = try requireEntity(name)
@@ -91,7 +84,7 @@ extension StoreBrowser {
             // The entity and the sort keys were checked already: with a predicate, what fails is the predicate
             // (an unknown key in it too), so the page shows it in place with its column.
             guard let predicate = view.predicate, error.code != .busy else { throw Self.browseError(error, predicate: nil) }
-            let browseError = BrowseError(.badRequest, Self.predicateMessage(error), column: error.column, predicate: predicate)
+            let browseError = BrowseError(.badRequest, error.message, column: error.column, predicate: predicate)
             if request.wantsJSON { throw browseError }
             return .html(entityHTML(view, page: nil, count: nil, error: browseError), status: browseError.status.rawValue)
         }

@@ -132,7 +132,7 @@ public final class StoreBrowser: Sendable {
         switch error.code {
         case .unknownName: BrowseError(.notFound, error.description)
         case .busy: BrowseError(.unavailable, error.description)
-        case .invalidPredicate: BrowseError(.badRequest, "predicate: " + predicateMessage(error), column: error.column, predicate: predicate)
+        case .invalidPredicate: BrowseError(.badRequest, "predicate: " + error.message, column: error.column, predicate: predicate)
         default: BrowseError(.badRequest, error.description, predicate: predicate)
         }
     }

@@ -51,10 +51,10 @@ import Testing
         let box = try Self.sandbox()
         let file = Self.file("venues-response.json")
         for (root, message) in [
-            ("response.venue", "error: --root response.venue: 'response' has no key 'venue' (its keys are venues)\n"),
-            ("meta.code", "error: --root meta.code: the value there is a number, not an array or an object\n"),
-            ("response.venues.x", "error: --root response.venues.x: 'response.venues' is an array, so it has no key 'x'\n"),
-            ("nothing", "error: --root nothing: the document has no key 'nothing' (its keys are meta, response)\n"),
+            ("response.venue", "error: --root: response.venue: 'response' has no key 'venue' (its keys are venues)\n"),
+            ("meta.code", "error: --root: meta.code: the value there is a number, not an array or an object\n"),
+            ("response.venues.x", "error: --root: response.venues.x: 'response.venues' is an array, so it has no key 'x'\n"),
+            ("nothing", "error: --root: nothing: the document has no key 'nothing' (its keys are meta, response)\n"),
         ] {
             let result = try box.run(["insert", "Venue", "--file", file, "--root", root, "--ignore-unknown"])
             #expect(result.status == 1, "\(root)")

@@ -116,7 +116,7 @@ struct ConcurrentWritersTests {
                                         "joined=2020-01-01", "--store", store, "--busy-timeout", "300"])
         #expect(Date().timeIntervalSince(started) >= 0.3)
         #expect(result.status == 4)
-        #expect(result.stderr.hasPrefix("error: the store is locked by another connection and stayed locked for 0.3 s (--busy-timeout)"))
+        #expect(result.stderr.hasPrefix("error: --busy-timeout: the store is locked by another connection and stayed locked for 0.3 s, the longest wait allowed"))
         #expect(result.stderr.contains("it is open in pid \(holder.processIdentifier): "), "\(result.stderr)")
         #expect(result.stderr.contains("python3 -c import sqlite3, sys, time db = sqlite3.connect"), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("; nothing was written\n"))

@@ -73,7 +73,7 @@ struct FetchCommandTests {
         let result = try box.run(["fetch", "Item", "--where", "str == 'a' AND (i32 > 3"])
         #expect(result.status == 1)
         #expect(result.stderr == """
-            error: predicate: unclosed '(' at column 16
+            error: --where: unclosed '(' at column 16
               str == 'a' AND (i32 > 3
                              ^
 

@@ -15,7 +15,7 @@ struct InsertErrorTests {
     }
 
     /// Runs `arguments` on a seeded store and checks status 1, the exact message and the unchanged store.
-    func expectRejected(_ arguments: [String], stdin: String? = nil, _ message: String,
+    func expectRejected(_ arguments: [String], stdin: String? = nil, _ message: String, hint: String? = nil,
                         sourceLocation: SourceLocation = #_sourceLocation) throws {
         let box = try Self.seeded()
         let before = storeBytes(box.store)
@@ -24,7 +24,7 @@ struct InsertErrorTests {
         // Store UUIDs differ between runs; messages name objects by URI.
         let stderr = result.stderr.replacingOccurrences(of: #"x-coredata://[0-9A-F-]{36}/"#, with: "x-coredata://<uuid>/",
                                                         options: .regularExpression)
-        #expect(stderr == "error: " + message + "\n", sourceLocation: sourceLocation)
+        #expect(stderr == "error: " + message + "\n" + (hint.map { "hint: " + $0 + "\n" } ?? ""), sourceLocation: sourceLocation)
         #expect(result.stdout == "", sourceLocation: sourceLocation)
         #expect(storeBytes(box.store) == before, "the store changed", sourceLocation: sourceLocation)
     }
@@ -107,14 +107,18 @@ struct InsertErrorTests {
                            "record 2 (line 2): expected a JSON object, got an array")
     }
 
+    /// The line after a uniqueness error on insert that names the flag to merge with (the store layer's message
+    /// still says "insert with upsert" in the library's words: it is written in Write/Graph).
+    static let upsertHint = "--upsert merges a record into the object that has its unique values"
+
     @Test func uniquenessConstraintNamesConstraintAndValues() throws {
         try expectRejected(["insert", "Checked", "code=a", "name=Bob"],
                            "record 1: entity 'Checked': uniqueness constraint (code) violated: an object with code = 'a' already exists "
-                           + "(x-coredata://<uuid>/Checked/p1); use --upsert to merge into it")
+                           + "(x-coredata://<uuid>/Checked/p1); insert with upsert to merge into it", hint: Self.upsertHint)
         // Two new records colliding with each other.
         try expectRejected(["insert", "Checked", "--json", #"[{"code":"x","name":"Bo"},{"code":"x","name":"Cy"}]"#],
                            "record 2 (line 1): entity 'Checked': uniqueness constraint (code) violated: an object with code = 'x' already exists "
-                           + "(x-coredata://<uuid>/Checked/p2); use --upsert to merge into it")
+                           + "(x-coredata://<uuid>/Checked/p2); insert with upsert to merge into it", hint: Self.upsertHint)
     }
 
     @Test func abstractEntity() throws {

@@ -69,7 +69,7 @@ struct MigrateCommandTests {
         let before = FileManager.default.contents(atPath: store)
         let result = try run(["count", "Person", "--no-migrate"], store: store)
         #expect(result.status == 3)
-        #expect(result.stderr.hasPrefix("error: the store was saved with a different model (Core Data error 134100) and migration is off (--no-migrate)"))
+        #expect(result.stderr.hasPrefix("error: --no-migrate: the store was saved with a different model (Core Data error 134100) and migration is off: "))
         // Every difference from the store's model, one per line; without the versions' mapping a rename shows as
         // an attribute added and one removed (Person.displayName, Person.name).
         try assertSnapshot(Sandbox.anonymized(result.stderr), named: "migrate-no-migrate.txt")

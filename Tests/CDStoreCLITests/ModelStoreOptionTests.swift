@@ -190,6 +190,6 @@ struct ModelStoreOptionTests {
         let inferred = try CLIRunner.run(["model", "show", "--store", artsy])
         #expect(inferred.status == 0 && !inferred.stdout.isEmpty)
         #expect(inferred.stderr == "warning: the store carries no model (no Z_MODELCACHE) and none was given: the model "
-                + "was inferred from the tables (names as the columns give them); reading works, writing needs --model\n")
+                + "was inferred from the tables (names as the columns give them); reading works, writing needs a model\n")
     }
 }

@@ -19,6 +19,6 @@ struct ObjectIDPredicateTests {
         #expect(!others.isEmpty && others == othersByName)
         let projectID = realID.replacingOccurrences(of: "/Organization/", with: "/Project/")
         let wrong = try box.run(["count", "Person", "--where", "organization == %@", "--arg", projectID])
-        #expect(wrong.status == 1 && wrong.stderr == "error: entity 'Person': predicate: \(projectID) is not an object of entity Organization\n")
+        #expect(wrong.status == 1 && wrong.stderr == "error: entity 'Person': --where: \(projectID) is not an object of entity Organization\n")
     }
 }

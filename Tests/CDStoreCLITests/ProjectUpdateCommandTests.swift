@@ -64,8 +64,8 @@ import Testing
         let mixed = try run(["project", "Employee", "--properties", "firstName,sum:salary"])
         #expect(mixed.status == 1)
         #expect(mixed.stderr == """
-            error: entity 'Employee': projection: 'sum:salary' is an aggregate, which folds all objects into one result, \
-            but 'firstName' has a value per object: group by it (--group-by firstName) or leave it out
+            error: entity 'Employee': --group-by: 'sum:salary' is an aggregate, which folds all objects into one result, \
+            but 'firstName' has a value per object: group by it (firstName) or leave it out
 
             """)
         let having = try run(["project", "Employee", "--properties", "count:SELF", "--having", "count:(SELF) > 1"])
@@ -74,10 +74,10 @@ import Testing
                 "\(having.stderr)")
         let type = try run(["project", "Employee", "--properties", "average:hiredAt"])
         #expect(type.status == 1 && type.stderr
-                == "error: entity 'Employee': projection: property 'average:hiredAt': type mismatch: average: needs numbers, but 'hiredAt' is Date\n")
+                == "error: entity 'Employee': --properties: 'average:hiredAt': type mismatch: average: needs numbers, but 'hiredAt' is Date\n")
         let unknown = try run(["project", "Employee", "--properties", "frstName"])
         #expect(unknown.status == 1 && unknown.stderr
-                == "error: entity 'Employee': projection: property 'frstName': no attribute or relationship 'frstName' in Employee; did you mean 'firstName'?\n")
+                == "error: entity 'Employee': --properties: 'frstName': no attribute or relationship 'frstName' in Employee; did you mean 'firstName'?\n")
         #expect(try run(["project", "Employee"]).status == 2)
     }
 

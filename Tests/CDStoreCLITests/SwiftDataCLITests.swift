@@ -74,7 +74,7 @@ import Testing
             """)
         let whole = try box.run(["fetch", "Person", "--where", "home == nil"])
         #expect(whole.status == 1)
-        #expect(whole.stderr == "error: entity 'Person': predicate: 'home' is a composite attribute, stored as its "
+        #expect(whole.stderr == "error: entity 'Person': --where: 'home' is a composite attribute, stored as its "
                 + "elements: use one of them (home.street, home.city)\n")
         let unknown = try box.run(["insert", "Person", "--json", #"{"name":"Ed","home":{"town":"Rome"}}"#])
         #expect(unknown.status == 1)

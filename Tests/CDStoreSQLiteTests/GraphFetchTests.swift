@@ -80,7 +80,7 @@ struct GraphFetchTests {
         // Not included: still URIs.
         #expect(org["tags"] == .array([.string(store.uri("Tag", 1)), .string(store.uri("Tag", 2))]))
         let wrong = errorText { _ = try store.fetch(ObjectFetchRequest(entity: "Organization", includes: ["membres"])) } ?? ""
-        #expect(wrong == "entity 'Organization': no relationship 'membres' to include; did you mean 'members'?")
+        #expect(wrong == "entity 'Organization': prefetch: no relationship 'membres'; did you mean 'members'?")
         // A relationship of a sub-entity can be included from the parent (Employee.manager from Person).
         let people = try store.fetch(ObjectFetchRequest(entity: "Person", includes: ["manager"]))
         #expect(people[0]["manager"]?.field("name") == .string("Max"))

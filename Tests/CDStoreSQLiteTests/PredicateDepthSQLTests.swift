@@ -21,12 +21,13 @@ struct PredicateDepthSQLTests {
         for terms in [99, 300, 490] {
             let error = #expect(throws: StoreError.self) { try count(Self.sum(terms)) }
             #expect(error?.code == .invalidInput)
-            #expect(error?.message == "predicate: nested more than 100 levels deep; SQLite cannot run it")
+            #expect(error?.message == "nested more than 100 levels deep; SQLite cannot run it")
+            #expect(error?.input == .predicate)
             #expect(error?.entity == "Employee")
         }
         let nots = String(repeating: "NOT ", count: 120) + "age == 1"
         let error = #expect(throws: StoreError.self) { try count(nots) }
-        #expect(error?.message == "predicate: nested more than 100 levels deep; SQLite cannot run it")
+        #expect(error?.message == "nested more than 100 levels deep; SQLite cannot run it")
     }
 
     /// A predicate compiled at the limit is SQLite's to judge; a moderately deep one runs.

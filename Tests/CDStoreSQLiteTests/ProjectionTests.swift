@@ -269,6 +269,9 @@ import Testing
 
     // MARK: - Errors before SQL runs
 
+    // The label after the entity (`properties:`, `grouping:`, `sort:`, `group filter:`) is the error's input
+    // (`StoreError.input`), which a command line shows as its flag; the message itself names no option.
+
     func failure(_ properties: [String], entity: String = "Employee", groupBy: [String] = [], having: String? = nil,
                  sort: [String] = []) -> String {
         do {
@@ -283,54 +286,54 @@ import Testing
 
     @Test func aggregateMixedWithUngroupedProperty() {
         #expect(failure(["firstName", "sum:salary"])
-                == "entity 'Employee': projection: 'sum:salary' is an aggregate, which folds all objects into one result, but 'firstName' has a value per object: group by it (groupBy firstName) or leave it out")
+                == "entity 'Employee': grouping: 'sum:salary' is an aggregate, which folds all objects into one result, but 'firstName' has a value per object: group by it (firstName) or leave it out")
         #expect(failure(["firstName", "count:SELF"], groupBy: ["lastName"])
-                == "entity 'Employee': projection: 'firstName' is neither grouped nor an aggregate: add it to groupBy or apply a function (sum, average, count, min, max, median, stddev)")
+                == "entity 'Employee': grouping: 'firstName' is neither grouped nor an aggregate: add it to the grouping or apply a function (sum, average, count, min, max, median, stddev)")
         #expect(failure(["lastName"], groupBy: ["sum:age"])
-                == "entity 'Employee': projection: cannot group by 'sum:age': it is an aggregate; group by attributes or key paths")
+                == "entity 'Employee': grouping: cannot group by 'sum:age': it is an aggregate; group by attributes or key paths")
     }
 
     @Test func havingWithoutGroupBy() {
         #expect(failure(["count:SELF"], having: "count:(SELF) > 1")
-                == "entity 'Employee': projection: having needs groupBy: it filters groups, and there are none (filter objects with the predicate)")
+                == "entity 'Employee': group filter: it filters groups, and without a grouping there are none (filter objects with the predicate)")
         #expect(failure(["lastName", "count:SELF"], groupBy: ["lastName"], having: "age > 3") == """
-            entity 'Employee': projection: having: 'age' is neither grouped nor an aggregate, so it has no single value \
-            per group: use a result key, a groupBy key or a function such as sum:(age)
+            entity 'Employee': group filter: 'age' is neither grouped nor an aggregate, so it has no single value \
+            per group: use a result key, a grouping key or a function such as sum:(age)
             """)
     }
 
     @Test func functionsOnTypesTheyDoNotTake() {
         #expect(failure(["sum:lastName"])
-                == "entity 'Employee': projection: property 'sum:lastName': type mismatch: sum: needs numbers, but 'lastName' is String")
+                == "entity 'Employee': properties: 'sum:lastName': type mismatch: sum: needs numbers, but 'lastName' is String")
         #expect(failure(["average:hiredAt"])
-                == "entity 'Employee': projection: property 'average:hiredAt': type mismatch: average: needs numbers, but 'hiredAt' is Date")
+                == "entity 'Employee': properties: 'average:hiredAt': type mismatch: average: needs numbers, but 'hiredAt' is Date")
         #expect(failure(["median:email"])
-                == "entity 'Employee': projection: property 'median:email': type mismatch: median: needs numbers, but 'email' is String")
+                == "entity 'Employee': properties: 'median:email': type mismatch: median: needs numbers, but 'email' is String")
         #expect(failure(["stddev:hiredAt"])
-                == "entity 'Employee': projection: property 'stddev:hiredAt': type mismatch: stddev: needs numbers, but 'hiredAt' is Date")
+                == "entity 'Employee': properties: 'stddev:hiredAt': type mismatch: stddev: needs numbers, but 'hiredAt' is Date")
         #expect(failure(["max:photo"])
-                == "entity 'Employee': projection: property 'max:photo': type mismatch: max: needs numbers, dates or strings, but 'photo' is Binary")
+                == "entity 'Employee': properties: 'max:photo': type mismatch: max: needs numbers, dates or strings, but 'photo' is Binary")
         #expect(failure(["lowercase:age"])
-                == "entity 'Employee': projection: property 'lowercase:age': type mismatch: lowercase: needs a string, but 'age' is Integer 16")
+                == "entity 'Employee': properties: 'lowercase:age': type mismatch: lowercase: needs a string, but 'age' is Integer 16")
         #expect(failure(["sum:department"])
-                == "entity 'Employee': projection: property 'sum:department': type mismatch: sum: needs numbers, but 'department' is a relationship (Department objects); only count: takes relationships")
+                == "entity 'Employee': properties: 'sum:department': type mismatch: sum: needs numbers, but 'department' is a relationship (Department objects); only count: takes relationships")
         #expect(failure(["count:employees"], entity: "Department")
-                == "entity 'Department': projection: property 'count:employees': 'employees' has several values per object (it goes through a to-many relationship); use a collection operator, e.g. 'employees.@count' or 'employees.@sum.…'")
+                == "entity 'Department': properties: 'count:employees': 'employees' has several values per object (it goes through a to-many relationship); use a collection operator, e.g. 'employees.@count' or 'employees.@sum.…'")
     }
 
     @Test func unknownNamesSuggestTheNearest() {
         #expect(failure(["salry"])
-                == "entity 'Employee': projection: property 'salry': no attribute or relationship 'salry' in Employee; did you mean 'salary'?")
+                == "entity 'Employee': properties: 'salry': no attribute or relationship 'salry' in Employee; did you mean 'salary'?")
         #expect(failure(["sum:salry"])
-                == "entity 'Employee': projection: property 'sum:salry': no attribute or relationship 'salry' in Employee; did you mean 'salary'?")
+                == "entity 'Employee': properties: 'sum:salry': no attribute or relationship 'salry' in Employee; did you mean 'salary'?")
         #expect(failure(["summ:salary"])
-                == "projection: unknown function 'summ:' in 'summ:salary'; did you mean 'sum'? (functions: sum, average, count, min, max, median, stddev, lowercase, uppercase)")
+                == "properties: unknown function 'summ:' in 'summ:salary'; did you mean 'sum'? (functions: sum, average, count, min, max, median, stddev, lowercase, uppercase)")
         #expect(failure(["department.nme"])
-                == "entity 'Department': projection: property 'department.nme': no attribute or relationship 'nme' in Department (in 'department.nme'); did you mean 'name'?")
+                == "entity 'Department': properties: 'department.nme': no attribute or relationship 'nme' in Department (in 'department.nme'); did you mean 'name'?")
         #expect(failure(["age", "age"])
-                == "entity 'Employee': projection: two properties have the result key 'age'; rename one with AS alias")
+                == "entity 'Employee': properties: two properties have the result key 'age'; rename one with AS alias")
         #expect(failure(["age"], sort: ["-agee"])
-                == "entity 'Employee': projection: sort 'agee': no attribute or relationship 'agee' in Employee; did you mean 'age'?")
+                == "entity 'Employee': sort: 'agee': no attribute or relationship 'agee' in Employee; did you mean 'age'?")
     }
 
     // MARK: - SQL

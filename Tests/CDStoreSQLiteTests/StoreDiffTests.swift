@@ -310,13 +310,13 @@ struct StoreDiffTests {
                 return "\(error)"
             }
         }
-        #expect(message(StoreDiffOptions(entities: ["Employe"])) == "diff entities: no entity 'Employe' in either model; did you mean 'Employee'?")
+        #expect(message(StoreDiffOptions(entities: ["Employe"])) == "entities: no entity 'Employe' in either model; did you mean 'Employee'?")
         #expect(message(StoreDiffOptions(keys: ["Employee": ["lastname"]]))
-                == "entity 'Employee': diff keys: no attribute 'lastname' (nor a to-one relationship whose object has a key); did you mean 'lastName'?")
+                == "entity 'Employee': keys: no attribute 'lastname' (nor a to-one relationship whose object has a key); did you mean 'lastName'?")
         #expect(message(StoreDiffOptions(keys: ["Employee": ["photo"]]))
-                == "entity 'Employee': diff keys: photo cannot match objects: a key must be stored alike in both models (integers, floating-point numbers, dates, strings, URIs or UUIDs)")
-        #expect(message(StoreDiffOptions(ignored: ["Employee.wage"])) == "diff ignore: no property 'wage' in Employee; did you mean 'age'?")
-        #expect(message(StoreDiffOptions(ignored: ["salry"])) == "diff ignore: no property 'salry'; did you mean 'salary'?")
+                == "entity 'Employee': keys: photo cannot match objects: a key must be stored alike in both models (integers, floating-point numbers, dates, strings, URIs or UUIDs)")
+        #expect(message(StoreDiffOptions(ignored: ["Employee.wage"])) == "ignored: no property 'wage' in Employee; did you mean 'age'?")
+        #expect(message(StoreDiffOptions(ignored: ["salry"])) == "ignored: no property 'salry'; did you mean 'salary'?")
     }
 
     @Test("Stored bytes order keys exactly as SQLite's ORDER BY does")

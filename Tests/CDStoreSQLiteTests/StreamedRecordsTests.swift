@@ -174,7 +174,7 @@ struct StreamedRecordsTests {
         let error = #expect(throws: StoreError.self) {
             try store.writeRecords(ObjectFetchRequest(entity: "Shape"), style: RecordStyle(syntax: .json), to: MemorySink())
         }
-        #expect(error?.code == .invalidInput)
-        #expect(error?.description == "entity 'Shape': this request cannot be streamed (sub-entities or includes)")
+        #expect(error?.code == .invalidInput && error?.input == .includes)
+        #expect(error?.description == "entity 'Shape': prefetch: this request cannot be streamed (sub-entities or relationships to prefetch)")
     }
 }

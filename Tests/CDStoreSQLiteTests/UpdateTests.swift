@@ -191,7 +191,7 @@ import Testing
 
     @Test func namesThatAreNotSettableAttributes() {
         #expect(failing(nil, ["department:=nil"])
-                == "entity 'Employee', attribute 'department': update: 'department' is a relationship; update sets attributes only (change relationships with insert or import)")
+                == "entity 'Employee', attribute 'department': update: 'department' is a relationship; an update sets attributes only (change relationships with insert or import)")
         #expect(failing(nil, ["salry=1"]) == """
             entity 'Employee': update: no attribute 'salry' in Employee; did you mean 'salary'?
             """)

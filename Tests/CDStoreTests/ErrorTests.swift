@@ -71,7 +71,8 @@ import Testing
         #expect(syntax.column != nil)
         let missing = try failure { ctx in _ = try ctx.fetch("Employee", where: "age > $minimum") }
         #expect(missing.code == .invalidPredicate)
-        #expect(missing.message == "predicate: variable $minimum has no value")
+        #expect(missing.message == "variable $minimum has no value")
+        #expect(missing.input == .variables)
     }
 
     /// The library's predicate errors point at the problem as the CLI's do: line, column and a caret under it.

@@ -38,7 +38,7 @@ extension CDStore.Context {
                         distinct: Bool = false) throws -> [ProjectionRow] {
         let request = try perform {
             try ProjectionRequest(entity: entity, properties: properties, predicate: try predicate(format, arguments),
-                                  groupBy: groupBy, having: try predicate(having, havingArguments), distinct: distinct,
+                                  groupBy: groupBy, having: try predicate(having, havingArguments, input: .having), distinct: distinct,
                                   sort: sort.map(SortDescriptor.init(parsing:)), limit: limit)
         }
         return try project(request)

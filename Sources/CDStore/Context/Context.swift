@@ -69,15 +69,18 @@ extension CDStore {
             return try CDStoreError.wrapping(body)
         }
 
-        /// A predicate from a format and its arguments (nil for no format).
-        func predicate(_ format: String?, _ arguments: [any ObjectValueConvertible]) throws -> PredicateNode? {
+        /// A predicate from a format and its arguments (nil for no format); its errors are about `input`.
+        func predicate(_ format: String?, _ arguments: [any ObjectValueConvertible],
+                       input: CDStoreError.Input = .predicate) throws -> PredicateNode? {
             guard let format else {
                 guard arguments.isEmpty else {
-                    throw CDStoreError(.invalidPredicate, "arguments were given without a predicate format")
+                    var error = CDStoreError(.invalidPredicate, "arguments were given without a predicate format")
+                    error.input = input
+                    throw error
                 }
                 return nil
             }
-            return try CDStoreError.parsingPredicate(format) {
+            return try CDStoreError.parsingPredicate(format, input: input) {
                 try PredicateParser.parse(format, arguments: arguments.map(\.formatArgument))
             }
         }

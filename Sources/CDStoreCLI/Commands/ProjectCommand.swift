@@ -67,16 +67,11 @@ struct ProjectCommand: ParsableCommand {
 
     func run() throws {
         let base = try query.request(for: entity)
-        let havingPredicate = try PredicateInput.parse(having, arguments: [], variables: query.filter.variables)
-        let request: ProjectionRequest
-        do {
-            request = try ProjectionRequest(
-                entity: entity, properties: properties.flatMap(ProjectionProperty.splitList), predicate: base.predicate,
-                groupBy: groupBy.flatMap(ProjectionProperty.splitList), having: havingPredicate, distinct: distinct,
-                sort: base.sort, limit: base.limit, offset: base.offset, includesSubentities: base.includesSubentities)
-        } catch let error as StoreError {
-            throw CLIError.input(error.description)
-        }
+        let havingPredicate = try PredicateInput.parse(having, arguments: [], variables: query.filter.variables, input: .having)
+        let request = try ProjectionRequest(
+            entity: entity, properties: properties.flatMap(ProjectionProperty.splitList), predicate: base.predicate,
+            groupBy: groupBy.flatMap(ProjectionProperty.splitList), having: havingPredicate, distinct: distinct,
+            sort: base.sort, limit: base.limit, offset: base.offset, includesSubentities: base.includesSubentities)
         let format = formatOptions.resolved
         try storeOptions.withStore(create: false, readsOnly: true) { store in
             let writer = format.writer(columns: request.resultKeys, output: .standardOutput(), headers: !formatOptions.noHeaders)

@@ -64,18 +64,9 @@ struct ServeCommand: ParsableCommand {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
         let modelPath = model ?? environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
-        let opened: CDStore
-        do {
-            opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) },
+        // Errors go to the one table of exit statuses (``ExitStatus/init(for:)``).
+        let opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) },
                                  options: immutable ? [.readOnly, .immutable] : [.readOnly])
-        } catch let error as CDStoreError {
-            let status: ExitStatus = switch error.code {
-            case .cannotOpen, .busy: .cannotOpen
-            case .modelMismatch, .noModel: .modelMismatch
-            default: .badInput
-            }
-            throw CLIError(status: status, message: error.description)
-        }
         for warning in opened.warnings { Console.warn(warning) }
         if !BrowseServer.isLoopback(host) {
             Console.warn("--host \(host) is not a loopback address: anyone who can reach it can read the whole store")

@@ -54,12 +54,7 @@ struct UpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let parsed: [UpdateAssignment]
-        do {
-            parsed = try assignments.map(UpdateAssignment.init(parsing:))
-        } catch let error as StoreError {
-            throw CLIError.input(error.description)
-        }
+        let parsed = try assignments.map(UpdateAssignment.init(parsing:))
         let request = UpdateRequest(entity: entity, predicate: try filter.parsed(),
                                     assignments: parsed, includesSubentities: !exactEntity)
         let count = try storeOptions.withStore(create: false) { store in try store.update(request, dryRun: dryRun) }

@@ -55,11 +55,12 @@ struct QueryOptions: ParsableArguments {
 
 /// Parses `--where` text with its `--arg` and `--var` values.
 enum PredicateInput {
-    /// The predicate; a syntax error is the library's (``CDStoreError/Input/predicate``, with the text and a
-    /// caret under the column), as `Criteria("…")` reports it.
-    static func parse(_ text: String?, arguments: [String], variables: [String]) throws -> PredicateNode? {
+    /// The predicate; a syntax error is the library's (about `input`, with the text and a caret under the
+    /// column), as `Criteria("…")` reports it.
+    static func parse(_ text: String?, arguments: [String], variables: [String],
+                      input: CDStoreError.Input = .predicate) throws -> PredicateNode? {
         guard let text else { return nil }
-        return try CDStoreError.parsingPredicate(text) {
+        return try CDStoreError.parsingPredicate(text, input: input) {
             var predicate = try PredicateParser.parse(text, arguments: arguments.map { .text($0) })
             if !variables.isEmpty || text.contains("$") {
                 var bindings: [String: PredicateValue] = [:]

@@ -112,7 +112,7 @@ struct StoreOptions: ParsableArguments {
         let store = try openStore(create: create, announce: announce, readsOnly: readsOnly)
         do {
             let result = try body(store)
-            if let warning = store.missingExternalData?.warning { Console.warn(warning) }
+            if let warning = store.missingExternalData?.warning { Console.warn(warning + " (--strict makes this an error)") }
             return result
         } catch {
             if store.wasCreated, session?.predates(store) != true {
@@ -138,14 +138,14 @@ struct FormatOptions: ParsableArguments {
     var resolved: OutputFormat { format ?? .default }
 }
 
-/// Messages for people, on standard error, in the command line's words (``CLIWording``).
+/// Messages for people, on standard error. Errors of the library name their option through ``InputFlags``.
 enum Console {
     /// Where the REPL is in its input (`line 3`, `setup.txt:2`), written before error messages; nil outside
     /// the REPL.
     nonisolated(unsafe) static var location: String?
 
     static func warn(_ message: String) {
-        write("warning: " + CLIWording.flags(message))
+        write("warning: " + message)
     }
 
     static func note(_ message: String) {
@@ -153,7 +153,7 @@ enum Console {
     }
 
     static func error(_ message: String) {
-        write("error: " + (location.map { $0 + ": " } ?? "") + CLIWording.flags(message))
+        write("error: " + (location.map { $0 + ": " } ?? "") + message)
     }
 
     /// Writes `line` and a line break. What commands printed to standard output before is flushed first, so that

@@ -19,8 +19,10 @@ enum ModelVersionChoice {
             var name = requested
             for ext in [".mom", ".xcdatamodel"] where name.hasSuffix(ext) { name = String(name.dropLast(ext.count)) }
             guard available.contains(name) else {
-                throw ModelError(.unknownVersion, "no version '\(name)' in this \(kind); versions: "
-                                 + available.joined(separator: ", "), file: file.path)
+                var error = ModelError(.unknownVersion, "no version '\(name)' in this \(kind); versions: "
+                                       + available.joined(separator: ", "), file: file.path)
+                error.input = .modelVersion
+                throw error
             }
             return name
         }
@@ -32,8 +34,10 @@ enum ModelVersionChoice {
             return current.name
         }
         guard available.count == 1 else {
-            throw ModelError(.unknownVersion, "nothing says which version is current; pick one by name "
-                             + "(versions: \(available.joined(separator: ", ")))", file: file.path)
+            var error = ModelError(.unknownVersion, "nothing says which version is current; pick one by name "
+                                   + "(versions: \(available.joined(separator: ", ")))", file: file.path)
+            error.input = .modelVersion
+            throw error
         }
         return available[0]
     }

@@ -35,9 +35,9 @@ extension DiffPlanner {
                 return .primaryKey
             }
             guard let pair = counterparts(members, old, new) else {
-                throw StoreError(.invalidInput, "diff keys: \(names.joined(separator: ",")) cannot match objects: a key must be "
+                throw StoreError(.invalidInput, "\(names.joined(separator: ",")) cannot match objects: a key must be "
                                  + "stored alike in both models (integers, floating-point numbers, dates, strings, URIs or UUIDs)",
-                                 entity: entity.name)
+                                 entity: entity.name).about(.matchKeys)
             }
             return ChosenKey(kind: .given(members.map(\.path)), a: pair.0, b: pair.1)
         }
@@ -103,8 +103,8 @@ extension DiffPlanner {
                 }
             }
             guard strict else { return nil }
-            throw StoreError(.unknownName, "diff keys: no attribute '\(name)' (nor a to-one relationship whose object has a key)"
-                             + Suggestion.didYouMean(name, among: attributes.map(\.name)), entity: entity.name)
+            throw StoreError(.unknownName, "no attribute '\(name)' (nor a to-one relationship whose object has a key)"
+                             + Suggestion.didYouMean(name, among: attributes.map(\.name)), entity: entity.name).about(.matchKeys)
         }
         return members.isEmpty ? nil : members
     }

@@ -145,18 +145,18 @@ struct DiffPlanner {
     /// Every entity and property the options name exists in one of the models.
     private func checkNames() throws {
         let entityNames = Set(a.model.entities.map(\.name) + b.model.entities.map(\.name))
-        func entity(_ name: String, _ option: String) throws {
+        func entity(_ name: String, _ input: ErrorInput) throws {
             guard entityNames.contains(name) else {
-                throw StoreError(.unknownName, "\(option): no entity '\(name)' in either model"
-                                 + Suggestion.didYouMean(name, among: Array(entityNames)))
+                throw StoreError(.unknownName, "no entity '\(name)' in either model"
+                                 + Suggestion.didYouMean(name, among: Array(entityNames))).about(input)
             }
         }
-        for name in options.entities { try entity(name, "diff entities") }
-        for name in options.keys.keys { try entity(name, "diff keys") }
+        for name in options.entities { try entity(name, .comparedEntities) }
+        for name in options.keys.keys { try entity(name, .matchKeys) }
         for spec in options.ignored {
             let parts = spec.split(separator: ".", maxSplits: 1).map(String.init)
             let (owner, property) = parts.count == 2 ? (parts[0], parts[1]) : (nil, spec)
-            if let owner { try entity(owner, "diff ignore") }
+            if let owner { try entity(owner, .ignoredProperties) }
             var names: [String] = []
             for store in [a, b] {
                 for entity in store.model.entities where owner == nil || entity.name == owner {
@@ -166,8 +166,8 @@ struct DiffPlanner {
                 }
             }
             guard names.contains(property) else {
-                throw StoreError(.unknownName, "diff ignore: no property '\(property)'" + (owner.map { " in \($0)" } ?? "")
-                                 + Suggestion.didYouMean(property, among: Array(Set(names))))
+                throw StoreError(.unknownName, "no property '\(property)'" + (owner.map { " in \($0)" } ?? "")
+                                 + Suggestion.didYouMean(property, among: Array(Set(names)))).about(.ignoredProperties)
             }
         }
     }

@@ -45,7 +45,7 @@ struct ModelMismatch {
         return parts.joined(separator: "; ")
     }
 
-    /// The whole message, `reason` following the error number (e.g. ` and migration is off (--no-migrate)`), then
+    /// The whole message, `reason` following the error number (e.g. ` and migration is off`), then
     /// the entities, then one indented line per change, then `advice` on a line of its own.
     func message(reason: String = "", advice: String? = nil) -> String {
         var text = "the store was saved with a different model (Core Data error 134100)\(reason): \(entitySummary)"

@@ -1,16 +1,18 @@
 import CDStoreJSON
+import CDStoreModel
 import Foundation
 internal import GRDB
 
 extension Store {
     /// The error for a lock that stayed taken past the busy timeout: how long was waited, which processes have the
     /// store open (when the system tells: Linux's `/proc`), and that nothing was written.
+    /// The error is about ``ErrorInput/busyTimeout``: a longer wait is what a caller can change.
     func busyError(writing: Bool) -> StoreError {
-        let waited = busyTimeout > 0 ? "for \(ValueText.number(busyTimeout)) s (the busy timeout)" : "(no busy timeout)"
+        let waited = busyTimeout > 0 ? "for \(ValueText.number(busyTimeout)) s, the longest wait allowed" : "(no wait allowed)"
         let holders = Self.processesHolding(path).map { "pid \($0.pid): \($0.command)" }
         return StoreError(.busy, "the store is locked by another connection and stayed locked \(waited)"
                           + (holders.isEmpty ? "" : "; it is open in " + holders.joined(separator: ", "))
-                          + (writing ? "; nothing was written" : ""))
+                          + (writing ? "; nothing was written" : "")).about(.busyTimeout)
     }
 
     /// Other processes with `path` (or its `-wal`/`-journal`) open, and their command lines, read from `/proc`.

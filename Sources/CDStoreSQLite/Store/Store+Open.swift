@@ -25,7 +25,7 @@ extension Store {
                 throw StoreError(.cannotOpen, "no store at \(path)")
             }
             guard let loaded else {
-                throw StoreError(.cannotOpen, "no store at \(path) (a model is needed to create one)")
+                throw StoreError(.cannotOpen, "no store at \(path) (a model is needed to create one)").about(.model)
             }
             let store = try create(at: path, loaded: loaded, uuid: options.uuid, busyTimeout: options.busyTimeout)
             store.busyTimeout = options.busyTimeout
@@ -51,7 +51,7 @@ extension Store {
         if let given = loaded, metadata.plist != nil, !metadata.hashDifferences(from: given.model).isEmpty {
             if !options.migrate {
                 let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
-                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off"))
+                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off")).about(.migration)
             } else if readOnly {
                 // A read-only open never migrates: it reads with the version of the given bundle the store was saved
                 // with. A store whose model is not a version of the given one is refused, as Core Data refuses it.
@@ -59,7 +59,7 @@ extension Store {
                       source.versionIndex != nil else {
                     let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
                     throw StoreError(.modelMismatch, mismatch.message(
-                        advice: "open it without a model to use its own, or migrate it"))
+                        advice: "open it without a model to use its own, or migrate it")).about(.model)
                 }
                 warnings.append("the store was saved with \(source.name), not with the model given; read with "
                                 + "that version, without migrating")

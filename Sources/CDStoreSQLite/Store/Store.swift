@@ -154,7 +154,7 @@ package final class Store: @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard modelSource != .inferredFromTables else {
             throw StoreError(.modelInferred, "the store carries no model, and the one inferred from its tables is "
-                             + "enough to read it but not to write: give the model the store was saved with")
+                             + "enough to read it but not to write: give the model the store was saved with").about(.model)
         }
         guard !isReadOnly else { throw StoreError(.readOnly, "the store is open read-only") }
         if let joined = try joinedTransaction(writing: true) {

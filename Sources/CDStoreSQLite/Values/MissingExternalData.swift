@@ -54,7 +54,7 @@ package final class MissingExternalData: @unchecked Sendable {
         let total = attributes.reduce(0) { $0 + $1.values }
         let list = attributes.map { ($0.entity.isEmpty ? "" : $0.entity + ".") + "\($0.attribute): \($0.values)" }
         return "\(total) external data \(total == 1 ? "value is" : "values are") missing (\(list.joined(separator: ", "))) "
-            + "from \(directory.path); \(total == 1 ? "it was" : "they were") read as null (reading them strictly makes this an error)"
+            + "from \(directory.path); \(total == 1 ? "it was" : "they were") read as null"
     }
 
     /// Forgets every count (the REPL reports per command).

@@ -25,7 +25,8 @@ extension Store {
     package func writeRecords(_ request: ObjectFetchRequest, style: RecordStyle, to sink: ByteSink,
                              progress: ((Int) -> Void)? = nil) throws -> Int {
         guard canStreamRecords(request) else {
-            throw StoreError(.invalidInput, "this request cannot be streamed (sub-entities or includes)", entity: request.entity)
+            throw StoreError(.invalidInput, "this request cannot be streamed (sub-entities or relationships to prefetch)",
+                             entity: request.entity).about(.includes)
         }
         let query = try QueryBuilder(store: self, request: request)
         let relationships = request.relationships == .none ? []

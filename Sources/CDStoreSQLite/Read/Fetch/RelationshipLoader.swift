@@ -77,8 +77,8 @@ struct RelationshipLoader {
     private func checkIncludes(_ entity: Entity) throws {
         let names = store.model.subtree(of: entity).flatMap { store.model.relationships(of: $0).map(\.name) }
         for name in includes.keys where !names.contains(name) {
-            throw StoreError(.unknownName, "no relationship '\(name)' to include" + Suggestion.didYouMean(name, among: names),
-                             entity: entity.name)
+            throw StoreError(.unknownName, "no relationship '\(name)'" + Suggestion.didYouMean(name, among: names),
+                             entity: entity.name).about(.includes)
         }
     }
 }

@@ -59,27 +59,28 @@ struct ProjectionQuery {
         try build()
     }
 
-    private func error(_ message: String) -> StoreError {
-        StoreError(.invalidInput, "projection: " + message, entity: entity.name)
+    private func error(_ input: ErrorInput, _ message: String) -> StoreError {
+        StoreError(.invalidInput, message, entity: entity.name).about(input)
     }
 
-    /// Runs `body`, restating predicate errors as errors about `what`.
-    private func about<T>(_ what: String, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, whose errors (a key path's, a predicate's) are about `input`, and about the item `key` of it
+    /// when one is given (`'sum:salary': …`).
+    private func about<T>(_ input: ErrorInput, _ key: String? = nil, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StoreError {
-            var copy = error
-            copy.message = "projection: \(what): " + error.message.replacingOccurrences(of: "predicate: ", with: "")
+            var copy = error.about(input)
+            if let key { copy.message = "'\(key)': " + error.message }
             copy.entity = copy.entity ?? entity.name
             throw copy
         }
     }
 
     private mutating func build() throws {
-        guard !request.properties.isEmpty else { throw error("no properties: name at least one property") }
+        guard !request.properties.isEmpty else { throw error(.properties, "no properties: name at least one") }
         var seen: Set<String> = []
         for property in request.properties where !seen.insert(property.key).inserted {
-            throw error("two properties have the result key '\(property.key)'; rename one with AS alias")
+            throw error(.properties, "two properties have the result key '\(property.key)'; rename one with AS alias")
         }
         // Group-by items may name a property by its result key (`--group-by dept` for `department.name AS dept`).
         let groups = request.groupBy.map { item -> ProjectionProperty in
@@ -90,20 +91,21 @@ struct ProjectionQuery {
             return item
         }
         for group in groups where group.isAggregate {
-            throw error("cannot group by '\(group.key)': it is an aggregate; group by attributes or key paths")
+            throw error(.groupBy, "cannot group by '\(group.key)': it is an aggregate; group by attributes or key paths")
         }
         if request.having != nil && groups.isEmpty {
-            throw error("having needs groupBy: it filters groups, and there are none (filter objects with the predicate)")
+            throw error(.having, "it filters groups, and without a grouping there are none (filter objects with the "
+                        + "predicate)")
         }
         let ungrouped = request.properties.filter { !$0.isAggregate }
         if groups.isEmpty {
             if let aggregate = request.properties.first(where: \.isAggregate), let plain = ungrouped.first {
-                throw error("'\(aggregate.key)' is an aggregate, which folds all objects into one result, but '\(plain.key)' "
-                            + "has a value per object: group by it (groupBy \(plain.expressionText)) or leave it out")
+                throw error(.groupBy, "'\(aggregate.key)' is an aggregate, which folds all objects into one result, but "
+                            + "'\(plain.key)' has a value per object: group by it (\(plain.expressionText)) or leave it out")
             }
         } else {
             for property in ungrouped where !groups.contains(where: { $0.sameValue(as: property) }) {
-                throw error("'\(property.key)' is neither grouped nor an aggregate: add it to groupBy or apply a function "
+                throw error(.groupBy, "'\(property.key)' is neither grouped nor an aggregate: add it to the grouping or apply a function "
                             + "(sum, average, count, min, max, median, stddev)")
             }
         }
@@ -111,7 +113,7 @@ struct ProjectionQuery {
         var select: [SQLFragment] = []
         var compiled: [(String, CompiledValue)] = []
         for (index, property) in request.properties.enumerated() {
-            let value = try about("property '\(property.key)'") { try compile(property) }
+            let value = try about(.properties, property.key) { try compile(property) }
             compiled.append((property.key, value))
             select.append(SQLFragment("\(value.sql.sql) AS c\(index)", value.sql.arguments))
             if let entitySQL = value.entitySQL {
@@ -134,7 +136,7 @@ struct ProjectionQuery {
         var groupSQL: [SQLFragment] = []
         var groupValues: [(ProjectionProperty, CompiledValue)] = []
         for group in groups {
-            let value = try about("groupBy '\(group.key)'") { try compile(group) }
+            let value = try about(.groupBy, group.key) { try compile(group) }
             groupSQL.append(value.sql)
             groupValues.append((group, value))
         }
@@ -337,7 +339,7 @@ struct ProjectionQuery {
                 let asProperty = ProjectionProperty(expression: expression, text: path.description)
                 if groups.contains(where: { $0.sameValue(as: asProperty) }) { return bind(asProperty) }
                 failure = StoreError(.invalidInput, "'\(path)' is neither grouped nor an aggregate, so it has no single value "
-                                     + "per group: use a result key, a groupBy key or a function such as sum:(\(path))")
+                                     + "per group: use a result key, a grouping key or a function such as sum:(\(path))")
                 return nil
             case .function(let selector, let arguments) where selector.hasSuffix(":") && arguments.count == 1:
                 let name = String(selector.dropLast())
@@ -349,12 +351,11 @@ struct ProjectionQuery {
             }
         }
         if let failure {
-            throw StoreError(failure.code, "projection: having: " + failure.message.replacingOccurrences(of: "predicate: ", with: ""),
-                             entity: entity.name)
+            throw StoreError(failure.code, failure.message, entity: entity.name).about(.having)
         }
         var inner = compiler
         for (name, operand) in bindings { inner.bindings[name] = operand }
-        return try about("having") { try inner.compile(rewritten) }
+        return try about(.having) { try inner.compile(rewritten) }
     }
 
     /// A sort key: a result key (`total`, `sum:salary`) or a property (`-department.name`, `max:age`).
@@ -373,17 +374,17 @@ struct ProjectionQuery {
         if let index = request.properties.firstIndex(where: { $0.key == descriptor.keyPath }) {
             return SQLFragment(folded("c\(index)", isString(columns[index].value)) + direction)
         }
-        let property = try about("sort '\(descriptor.keyPath)'") { try ProjectionProperty(parsing: descriptor.keyPath) }
+        let property = try about(.sort, descriptor.keyPath) { try ProjectionProperty(parsing: descriptor.keyPath) }
         if let index = request.properties.firstIndex(where: { $0.sameValue(as: property) }) {
             return SQLFragment(folded("c\(index)", isString(columns[index].value)) + direction)
         }
         if aggregated && !property.isAggregate && !groups.contains(where: { $0.sameValue(as: property) }) {
-            throw error("cannot sort by '\(descriptor.keyPath)': it is neither grouped nor an aggregate")
+            throw error(.sort, "'\(descriptor.keyPath)': it is neither grouped nor an aggregate")
         }
         if !aggregated && property.isAggregate {
-            throw error("cannot sort by '\(descriptor.keyPath)': an aggregate needs groupBy")
+            throw error(.sort, "'\(descriptor.keyPath)': an aggregate needs a grouping")
         }
-        let value = try about("sort '\(descriptor.keyPath)'") { try compile(property) }
+        let value = try about(.sort, descriptor.keyPath) { try compile(property) }
         return SQLFragment(folded(value.sql.sql, isString(value)) + direction, value.sql.arguments)
     }
 

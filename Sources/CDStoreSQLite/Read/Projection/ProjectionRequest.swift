@@ -1,4 +1,5 @@
 import CDStoreJSON
+import CDStoreModel
 import CDStorePredicate
 import Foundation
 
@@ -56,8 +57,15 @@ package struct ProjectionRequest: Sendable {
     package init(entity: String, properties: [String], predicate: PredicateNode? = nil, groupBy: [String] = [],
                 having: PredicateNode? = nil, distinct: Bool = false, sort: [SortDescriptor] = [], limit: Int? = nil,
                 offset: Int? = nil, includesSubentities: Bool = true) throws {
-        self.init(entity: entity, properties: try properties.map(ProjectionProperty.init(parsing:)), predicate: predicate,
-                  groupBy: try groupBy.map(ProjectionProperty.init(parsing:)), having: having, distinct: distinct,
+        func parse(_ texts: [String], _ input: ErrorInput) throws -> [ProjectionProperty] {
+            do {
+                return try texts.map(ProjectionProperty.init(parsing:))
+            } catch let error as StoreError {
+                throw error.about(input)
+            }
+        }
+        self.init(entity: entity, properties: try parse(properties, .properties), predicate: predicate,
+                  groupBy: try parse(groupBy, .groupBy), having: having, distinct: distinct,
                   sort: sort, limit: limit, offset: offset, includesSubentities: includesSubentities)
     }
 
@@ -165,8 +173,10 @@ package struct ProjectionProperty: Sendable, Equatable {
         function == other.function && expression == other.expression
     }
 
+    /// An error about a property's text; the caller says which input it is in (``ErrorInput/properties`` unless
+    /// it is a grouping or sort key).
     static func error(_ message: String) -> StoreError {
-        StoreError(.invalidInput, "projection: " + message)
+        StoreError(.invalidInput, message).about(.properties)
     }
 
     /// Splits a comma-separated list of properties at top-level commas (not inside parentheses, braces or quotes).

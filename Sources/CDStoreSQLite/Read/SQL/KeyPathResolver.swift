@@ -70,7 +70,7 @@ struct KeyPathResolver {
     let aliases: AliasGenerator
 
     func error(_ code: StoreError.Code, _ message: String, _ entity: Entity) -> StoreError {
-        StoreError(code, "predicate: " + message, entity: entity.name)
+        StoreError(code, message, entity: entity.name).about(.predicate)
     }
 
     func error(_ message: String, _ entity: Entity) -> StoreError {

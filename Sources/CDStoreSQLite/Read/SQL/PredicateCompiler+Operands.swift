@@ -90,13 +90,13 @@ struct Operand {
         case .string(let s): input = .string(s)
         case .date(let d):
             guard attribute.type == .date || attribute.type.isNumeric else {
-                throw StoreError(.invalidInput, "predicate: a date cannot be compared with '\(attribute.name)', "
-                                 + "which is \(attribute.type.rawValue)", property: attribute.name)
+                throw StoreError(.invalidInput, "a date cannot be compared with '\(attribute.name)', "
+                                 + "which is \(attribute.type.rawValue)", property: attribute.name).about(.predicate)
             }
             return d.timeIntervalSinceReferenceDate.databaseValue
         case .array:
-            throw StoreError(.invalidInput, "predicate: a list cannot be compared with '\(attribute.name)' here "
-                             + "(use IN or BETWEEN)", property: attribute.name)
+            throw StoreError(.invalidInput, "a list cannot be compared with '\(attribute.name)' here "
+                             + "(use IN or BETWEEN)", property: attribute.name).about(.predicate)
         }
         do {
             if attribute.type.isInteger, case .double(let d) = input, d != d.rounded() {
@@ -104,7 +104,7 @@ struct Operand {
             }
             return try AttributeCoding.storedValue(input, for: attribute)
         } catch let error as StoreError {
-            throw StoreError(.invalidInput, "predicate: type mismatch: \(error.message)", property: attribute.name)
+            throw StoreError(.invalidInput, "type mismatch: \(error.message)", property: attribute.name).about(.predicate)
         }
     }
 }
@@ -148,7 +148,7 @@ extension PredicateCompiler {
             return Operand(sql: "\(root.alias).Z_PK", arguments: [], kind: .object(root.entity))
         case .variable(let name):
             if let bound = bindings[name] { return bound }
-            throw invalid("variable $\(name) has no value")
+            throw invalid("variable $\(name) has no value").about(.variables)
         case .member(let base, let path):
             return try member(base, path)
         case .subquery(let collectionExpression, let variable, let predicate):

@@ -352,11 +352,11 @@ struct PredicateCompiler {
     }
 
     func unsupported(_ message: String) -> StoreError {
-        StoreError(.invalidInput, "predicate: " + message, entity: entity.name)
+        StoreError(.invalidInput, message, entity: entity.name).about(.predicate)
     }
 
     func invalid(_ message: String) -> StoreError {
-        StoreError(.invalidInput, "predicate: " + message, entity: entity.name)
+        StoreError(.invalidInput, message, entity: entity.name).about(.predicate)
     }
 }
 

@@ -101,12 +101,12 @@ struct QueryBuilder {
             do {
                 resolved = try resolver.scalar(descriptor.keyPath, from: scope)
             } catch let error as StoreError {
-                throw StoreError(error.code, "cannot sort by '\(descriptor.keyPath)': "
-                                 + error.message.replacingOccurrences(of: "predicate: ", with: ""), entity: entity.name)
+                throw StoreError(error.code, "'\(descriptor.keyPath)': " + error.message, entity: entity.name)
+                    .about(.sort)
             }
             guard let attribute = resolved.attribute else {
-                throw StoreError(.invalidInput, "cannot sort by '\(descriptor.keyPath)': it is a relationship, not an attribute",
-                                 entity: entity.name)
+                throw StoreError(.invalidInput, "'\(descriptor.keyPath)': it is a relationship, not an attribute",
+                                 entity: entity.name).about(.sort)
             }
             let collated = descriptor.caseInsensitive && attribute.type == .string
                 ? "\(SQLFunctions.caseFold)(\(resolved.fragment.sql))" : resolved.fragment.sql

@@ -1,4 +1,5 @@
 import CDStoreJSON
+import CDStoreModel
 import CDStorePredicate
 import Foundation
 internal import GRDB
@@ -79,7 +80,7 @@ enum SQLFunctions {
             do {
                 return try PredicateStringMatching.matches(left, regex: right, options: options)
             } catch {
-                throw StoreError(.invalidInput, "predicate: " + error.message)
+                throw StoreError(.invalidInput, error.message).about(.predicate)
             }
         default: return false
         }

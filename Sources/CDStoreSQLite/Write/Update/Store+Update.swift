@@ -56,14 +56,15 @@ struct UpdatePlan {
         }
         self.entityLayout = entityLayout
         guard !request.assignments.isEmpty else {
-            throw StoreError(.invalidInput, "update: nothing to set (give KEY=VALUE)", entity: entity.name)
+            throw StoreError(.invalidInput, "nothing to set (give KEY=VALUE)", entity: entity.name).about(.assignments)
         }
         let aliases = AliasGenerator()
         let compiler = PredicateCompiler(model: store.model, layout: store.layout, entity: entity, aliases: aliases)
         var seen: Set<String> = []
         for assignment in request.assignments {
             guard seen.insert(assignment.key).inserted else {
-                throw StoreError(.invalidInput, "update: '\(assignment.key)' is set twice", entity: entity.name, property: assignment.key)
+                throw StoreError(.invalidInput, "'\(assignment.key)' is set twice", entity: entity.name, property: assignment.key)
+                    .about(.assignments)
             }
             targets.append(try target(assignment, compiler: compiler))
         }
@@ -106,15 +107,17 @@ struct UpdatePlan {
                 ?? store.model.attributes(of: entity).flatMap(EntityWritePlan.flattened).first(where: { $0.name == key })
         else {
             if store.model.relationship(key, of: entity) != nil {
-                throw StoreError(.invalidInput, "update: '\(key)' is a relationship; update sets attributes only "
+                throw StoreError(.invalidInput, "'\(key)' is a relationship; an update sets attributes only "
                                  + "(change relationships with insert or import)", entity: entity.name, property: key)
+                    .about(.assignments)
             }
             let names = store.model.attributes(of: entity).map(\.name)
-            throw StoreError(.unknownName, "update: no attribute '\(key)' in \(entity.name)" + Suggestion.didYouMean(key, among: names),
-                             entity: entity.name)
+            throw StoreError(.unknownName, "no attribute '\(key)' in \(entity.name)" + Suggestion.didYouMean(key, among: names),
+                             entity: entity.name).about(.assignments)
         }
         guard !attribute.isTransient, let column = entityLayout.attributeColumns[key] else {
-            throw StoreError(.invalidInput, "update: '\(key)' is transient, so it is not stored", entity: entity.name, property: key)
+            throw StoreError(.invalidInput, "'\(key)' is transient, so it is not stored", entity: entity.name, property: key)
+                .about(.assignments)
         }
         func literal(_ input: InputValue) throws -> Target {
             do {
@@ -131,7 +134,8 @@ struct UpdatePlan {
                 if case .constant = operand.kind { operand = try operand.typed(as: attribute, operator: .equal) }
                 operand = operand.bound()
             } catch var error as StoreError {
-                error.message = "update: '\(key)': " + error.message.replacingOccurrences(of: "predicate: ", with: "")
+                error.message = "'\(key)': " + error.message
+                error.input = .assignments
                 error.entity = entity.name
                 throw error
             }
@@ -139,8 +143,8 @@ struct UpdatePlan {
             case .value, .null:
                 return Target(attribute: attribute, column: column, expression: SQLFragment(operand.sql, operand.arguments))
             default:
-                throw StoreError(.invalidInput, "update: '\(PredicateFormatter.format(node))' is not a single value",
-                                 entity: entity.name, property: key)
+                throw StoreError(.invalidInput, "'\(PredicateFormatter.format(node))' is not a single value",
+                                 entity: entity.name, property: key).about(.assignments)
             }
         }
         switch assignment.value {

@@ -1,4 +1,5 @@
 import CDStoreJSON
+import CDStoreModel
 import CDStorePredicate
 import Foundation
 
@@ -51,7 +52,7 @@ public struct UpdateAssignment: Sendable, Equatable {
     /// `KEY:=EXPRESSION` (always an expression: `nickname:=lowercase:(name)`, `email:=nil`).
     public init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw StoreError(.invalidInput, "update: '\(text)' is not KEY=VALUE or KEY:=EXPRESSION")
+            throw StoreError(.invalidInput, "'\(text)' is not KEY=VALUE or KEY:=EXPRESSION").about(.assignments)
         }
         var key = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
         let rest = String(text[text.index(after: equals)...])
@@ -61,11 +62,11 @@ public struct UpdateAssignment: Sendable, Equatable {
             do {
                 self.init(key, .expression(try PredicateParser.parseExpression(rest)))
             } catch {
-                throw StoreError(.invalidInput, "update: cannot read the expression '\(rest)': \(error.message)", property: key)
+                throw StoreError(.invalidInput, "cannot read the expression '\(rest)': \(error.message)", property: key).about(.assignments)
             }
             return
         }
-        guard !key.isEmpty else { throw StoreError(.invalidInput, "update: '\(text)' has no key") }
+        guard !key.isEmpty else { throw StoreError(.invalidInput, "'\(text)' has no key").about(.assignments) }
         self.init(key, .text(rest))
     }
 }
