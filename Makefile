@@ -32,7 +32,8 @@ SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time graphviz chrom
 BENCH_PACKAGES := sqlite3 wrk
 # The library's public declarations (Scripts/public-api.sh): the check fails past this many, or on one without a doc
 # comment. A ratchet at today's count, so the surface only shrinks towards issue 23's 400 (docs/decisions/0001).
-PUBLIC_API_LIMIT ?= 396
+# 397: `update(_:matching:assignments:dryRun:)`, the call `cdstore update` makes (its request type left the bridge).
+PUBLIC_API_LIMIT ?= 397
 ROWS ?= 1000000
 RUNS ?= 3
 

@@ -14,7 +14,6 @@ package typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
 package typealias ProjectionProperty = CDStoreSQLite.ProjectionProperty
 package typealias ProjectionRequest = CDStoreSQLite.ProjectionRequest
 package typealias SortDescriptor = CDStoreSQLite.SortDescriptor
-package typealias UpdateRequest = CDStoreSQLite.UpdateRequest
 
 package typealias ByteSink = CDStoreSQLite.ByteSink
 package typealias ByteStream = CDStoreJSON.ByteStream
@@ -22,7 +21,6 @@ package typealias CSVText = CDStoreSQLite.CSVText
 package typealias DateParsing = CDStoreSQLite.DateParsing
 package typealias EntityComparison = CDStoreSQLite.EntityComparison
 package typealias FetchedObject = CDStoreSQLite.FetchedObject
-package typealias GraphInput = CDStoreIO.GraphInput
 package typealias JSONMapping = CDStoreSQLite.JSONMapping
 package typealias JSONModelCodec = CDStoreModel.JSONModelCodec
 package typealias JSONText = CDStoreSQLite.JSONText

@@ -29,16 +29,19 @@ extension CDStore.Context {
 
     /// Reads a whole-graph export (a graph document or NDJSON lines naming their entity) into the store and
     /// returns the number of objects created; relationships are restored from the object IDs in it.
+    ///
+    /// The file is read as a stream, so it may be a pipe (`/dev/stdin`, as `cdstore import` reads standard
+    /// input); `progress` is called as records are read (``InsertProgress``).
     @discardableResult
-    public func importGraph(from url: URL) throws -> Int {
+    public func importGraph(from url: URL, progress: (@Sendable (InsertProgress) -> Void)? = nil) throws -> Int {
         try perform(writing: true) {
             var source = try GraphInput.reader(try ByteStream(path: url.path))
-            return try store.importGraph(from: &source)
+            return try store.importGraph(from: &source, progress: progress)
         }
     }
 
     /// Writes every object (of `entities`, default all) to `url` as a graph document or NDJSON, from this
-    /// transaction's snapshot, and returns how many were written. ``importGraph(from:)`` reads it back.
+    /// transaction's snapshot, and returns how many were written. ``importGraph(from:progress:)`` reads it back.
     @discardableResult
     public func exportGraph(to url: URL, as shape: GraphExport.Shape = .document, entities: [String]? = nil) throws -> Int {
         try perform {
@@ -61,10 +64,11 @@ extension CDStore {
 
 
 
-    /// Reads a whole-graph export into the store, in a write transaction of its own.
+    /// Reads a whole-graph export into the store, in a write transaction of its own; see
+    /// ``Context/importGraph(from:progress:)``.
     @discardableResult
-    public func importGraph(from url: URL) throws -> Int {
-        try write { ctx in try ctx.importGraph(from: url) }
+    public func importGraph(from url: URL, progress: (@Sendable (InsertProgress) -> Void)? = nil) throws -> Int {
+        try write { ctx in try ctx.importGraph(from: url, progress: progress) }
     }
 
     /// Writes every object to `url` as a graph document or NDJSON, from one snapshot of the store.

@@ -35,6 +35,28 @@ extension CDStore.Context {
         try update(UpdateRequest(entity: entity, predicate: criteria.predicate, assignments: Self.assignments(values)))
     }
 
+    /// Sets attributes of the objects `criteria` filter (sub-entities or not; order and window do not apply) to
+    /// values or to expressions computed per object, validating every new value first, and returns how many
+    /// objects changed. With `dryRun` everything is computed and validated the same way and nothing is written:
+    /// the count is how many would change (it runs inside ``CDStore/read(_:)`` too).
+    ///
+    /// ```swift
+    /// let raises = [try UpdateAssignment(parsing: "salary:=salary * 1.05")]
+    /// let would = try store.read { ctx in
+    ///     try ctx.update("Employee", matching: .eq("department.name", "Sales"), assignments: raises, dryRun: true)
+    /// }
+    /// ```
+    ///
+    /// Core Data equivalent: `NSBatchUpdateRequest` with `propertiesToUpdate` and `includesSubentities` —
+    /// validated, unlike a batch update.
+    @discardableResult
+    public func update(_ entity: String, matching criteria: Criteria, assignments: [UpdateAssignment],
+                       dryRun: Bool = false) throws -> Int {
+        let request = UpdateRequest(entity: entity, predicate: criteria.predicate, assignments: assignments,
+                                    includesSubentities: criteria.includesSubentities)
+        return try perform(writing: !dryRun) { try store.update(request, dryRun: dryRun) }
+    }
+
     /// Deletes the objects `criteria` filter (their order and window do not apply), applying delete rules.
     @discardableResult
     public func delete(_ entity: String, matching criteria: Criteria) throws -> DeleteResult {

@@ -28,10 +28,13 @@ struct ImportCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        var source = try GraphInput.reader(try file.map { try ByteStream(path: $0) } ?? ByteStream.standardInput())
+        // The library's call, as a Swift user makes it; standard input is the file `/dev/stdin`, read as a stream.
+        let url = URL(fileURLWithPath: file ?? "/dev/stdin")
         let progress = Progress("importing", quiet: quiet)
         defer { progress.finish() }
-        let count = try storeOptions.withStore { store in try store.importGraph(from: &source, progress: progress.update) }
+        let count = try storeOptions.withStore { store in
+            try CDStore(opened: store).importGraph(from: url, progress: progress.update)
+        }
         print("imported \(count) \(count == 1 ? "object" : "objects")")
     }
 }

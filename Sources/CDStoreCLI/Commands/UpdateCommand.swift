@@ -55,9 +55,14 @@ struct UpdateCommand: ParsableCommand {
 
     func run() throws {
         let parsed = try assignments.map(UpdateAssignment.init(parsing:))
-        let request = UpdateRequest(entity: entity, predicate: try filter.parsed(),
-                                    assignments: parsed, includesSubentities: !exactEntity)
-        let count = try storeOptions.withStore(create: false) { store in try store.update(request, dryRun: dryRun) }
+        let criteria = try filter.criteria(includingSubentities: !exactEntity)
+        // The library's call; a dry run only reads, so it takes no write lock.
+        let count = try storeOptions.withStore(create: false) { store in
+            let library = CDStore(opened: store)
+            return dryRun
+                ? try library.read { ctx in try ctx.update(entity, matching: criteria, assignments: parsed, dryRun: true) }
+                : try library.write { ctx in try ctx.update(entity, matching: criteria, assignments: parsed) }
+        }
         print("\(dryRun ? "would update" : "updated") \(count) \(count == 1 ? "object" : "objects")")
     }
 }

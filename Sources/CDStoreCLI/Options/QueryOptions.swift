@@ -20,6 +20,12 @@ struct PredicateOptions: ParsableArguments {
     func parsed() throws -> PredicateNode? {
         try PredicateInput.parse(predicate, arguments: arguments, variables: variables)
     }
+
+    /// The library's criteria for `--where` (every object without it), sub-entities or not.
+    func criteria(includingSubentities: Bool = true) throws -> Criteria {
+        let criteria = Criteria(predicate: try parsed())
+        return includingSubentities ? criteria : criteria.excludingSubentities()
+    }
 }
 
 /// `--where` (with `--arg`/`--var`), `--sort`, `--limit`, `--offset`: what selects objects and in which order.
