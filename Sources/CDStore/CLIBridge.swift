@@ -13,7 +13,6 @@ import CDStoreIO
 package typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
 package typealias ProjectionProperty = CDStoreSQLite.ProjectionProperty
 package typealias ProjectionRequest = CDStoreSQLite.ProjectionRequest
-package typealias SortDescriptor = CDStoreSQLite.SortDescriptor
 
 package typealias ByteSink = CDStoreSQLite.ByteSink
 package typealias ByteStream = CDStoreJSON.ByteStream
@@ -33,9 +32,6 @@ package typealias ModelLoader = CDStoreModel.ModelLoader
 package typealias ModelValidator = CDStoreModel.ModelValidator
 package typealias ModelVersions = CDStoreModel.ModelVersions
 package typealias ObjectDifference = CDStoreSQLite.ObjectDifference
-package typealias PredicateNode = CDStorePredicate.PredicateNode
-package typealias PredicateParser = CDStorePredicate.PredicateParser
-package typealias PredicateValue = CDStorePredicate.PredicateValue
 package typealias RecordSource = CDStoreSQLite.RecordSource
 package typealias RecordStyle = CDStoreSQLite.RecordStyle
 package typealias SequenceRecordSource = CDStoreSQLite.SequenceRecordSource

@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: rows)
     func printsAsTheFormat(_ row: Row) throws {
         #expect(row.criteria.predicate?.format == row.format, sourceLocation: row.sourceLocation)
-        let parsed = try PredicateParser.parse(row.format)
+        let parsed = try Criteria(row.format).predicate
         #expect(row.criteria.predicate == parsed, sourceLocation: row.sourceLocation)
     }
 

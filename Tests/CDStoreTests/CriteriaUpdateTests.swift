@@ -43,3 +43,23 @@ import Testing
         #expect(bad?.code == .unknownName && bad?.input == .assignments)
     }
 }
+
+/// `delete(_:matching:dryRun:)`: what `cdstore delete` calls.
+@Suite struct CriteriaDeleteTests {
+    /// Deleting with `excludingSubentities()` left the sub-entities' objects alone only in `count`: the delete
+    /// built its request from the predicate alone and removed a Manager too.
+    @Test func excludingSubentitiesLeavesTheirObjects() throws {
+        let fixture = try CompanyFixture()
+        try fixture.store.write { ctx in
+            _ = try ctx.insert("Manager", ["firstName": "Max", "lastName": "Roe", "employeeNumber": 9, "department": fixture.sales])
+        }
+        let would = try fixture.store.read { ctx in
+            try ctx.delete("Employee", matching: Criteria.all.excludingSubentities(), dryRun: true)
+        }
+        #expect(would.total == 4 && would.byEntity.map(\.0) == ["Employee"])
+        #expect(try fixture.store.read { ctx in try ctx.count("Employee", matching: .all) } == 5)
+        let deleted = try fixture.store.write { ctx in try ctx.delete("Employee", matching: Criteria.all.excludingSubentities()) }
+        #expect(deleted.total == 4)
+        #expect(try fixture.store.read { ctx in try ctx.fetch("Employee", matching: .all).map(\.entity) } == ["Manager"])
+    }
+}

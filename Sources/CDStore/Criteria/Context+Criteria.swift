@@ -57,10 +57,13 @@ extension CDStore.Context {
         return try perform(writing: !dryRun) { try store.update(request, dryRun: dryRun) }
     }
 
-    /// Deletes the objects `criteria` filter (their order and window do not apply), applying delete rules.
+    /// Deletes the objects `criteria` filter (sub-entities or not; their order and window do not apply),
+    /// applying delete rules. With `dryRun` nothing is deleted and the result says what would be, per entity (it
+    /// runs inside ``CDStore/read(_:)`` too).
     @discardableResult
-    public func delete(_ entity: String, matching criteria: Criteria) throws -> DeleteResult {
-        let request = ObjectFetchRequest(entity: entity, predicate: criteria.predicate)
-        return try perform(writing: true) { try store.delete(request) }
+    public func delete(_ entity: String, matching criteria: Criteria, dryRun: Bool = false) throws -> DeleteResult {
+        let request = ObjectFetchRequest(entity: entity, predicate: criteria.predicate,
+                                         includesSubentities: criteria.includesSubentities)
+        return try perform(writing: !dryRun) { try store.delete(request, dryRun: dryRun) }
     }
 }

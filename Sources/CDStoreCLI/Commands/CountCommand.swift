@@ -23,9 +23,10 @@ struct CountCommand: ParsableCommand {
     var entity: String
 
     func run() throws {
-        let request = ObjectFetchRequest(entity: entity, predicate: try filter.parsed(),
-                                   includesSubentities: !exactEntity)
-        let count = try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in try store.count(request) }
+        let criteria = try filter.criteria(includingSubentities: !exactEntity)
+        let count = try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
+            try CDStore(opened: store).read { ctx in try ctx.count(entity, matching: criteria) }
+        }
         print(count)
     }
 }

@@ -41,9 +41,14 @@ struct DeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = ObjectFetchRequest(entity: entity, predicate: try filter.parsed(),
-                                   includesSubentities: !exactEntity)
-        let result = try storeOptions.withStore(create: false) { store in try store.delete(request, dryRun: dryRun) }
+        let criteria = try filter.criteria(includingSubentities: !exactEntity)
+        // The library's call; a dry run only reads, so it takes no write lock.
+        let result = try storeOptions.withStore(create: false) { store in
+            let library = CDStore(opened: store)
+            return dryRun
+                ? try library.read { ctx in try ctx.delete(entity, matching: criteria, dryRun: true) }
+                : try library.write { ctx in try ctx.delete(entity, matching: criteria) }
+        }
         let verb = dryRun ? "would delete" : "deleted"
         var line = "\(verb) \(result.total) \(result.total == 1 ? "object" : "objects")"
         if dryRun || result.byEntity.count > 1 {

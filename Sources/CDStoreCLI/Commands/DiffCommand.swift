@@ -108,7 +108,7 @@ struct DiffCommand: ParsableCommand {
     private func compare() throws -> Bool {
         let (pathA, pathB) = if let b { (a!, b) } else { (storeOptions.storePath!, a!) }
         var options = StoreDiffOptions(entities: Self.list(entity), ignored: Self.list(ignore), tolerance: tolerance)
-        options.predicate = try PredicateInput.parse(predicate, arguments: arguments, variables: variables)
+        options.predicate = try PredicateOptions.criteria(predicate, arguments: arguments, variables: variables).predicate
         for spec in key {
             let (name, attributes) = Self.parseKey(spec)!
             options.keys[name] = attributes

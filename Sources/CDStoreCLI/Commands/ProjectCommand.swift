@@ -67,7 +67,8 @@ struct ProjectCommand: ParsableCommand {
 
     func run() throws {
         let base = try query.request(for: entity)
-        let havingPredicate = try PredicateInput.parse(having, arguments: [], variables: query.filter.variables, input: .having)
+        let havingPredicate = try PredicateOptions.criteria(having, arguments: [], variables: query.filter.variables,
+                                                            input: .having).predicate
         let request = try ProjectionRequest(
             entity: entity, properties: properties.flatMap(ProjectionProperty.splitList), predicate: base.predicate,
             groupBy: groupBy.flatMap(ProjectionProperty.splitList), having: havingPredicate, distinct: distinct,

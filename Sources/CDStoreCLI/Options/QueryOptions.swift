@@ -16,15 +16,23 @@ struct PredicateOptions: ParsableArguments {
         "A value for a $variable in --where, as NAME=VALUE (repeatable).", valueName: "name=value"))
     var variables: [String] = []
 
-    /// The parsed predicate, nil without `--where`.
-    func parsed() throws -> PredicateNode? {
-        try PredicateInput.parse(predicate, arguments: arguments, variables: variables)
-    }
-
     /// The library's criteria for `--where` (every object without it), sub-entities or not.
     func criteria(includingSubentities: Bool = true) throws -> Criteria {
-        let criteria = Criteria(predicate: try parsed())
+        let criteria = try Self.criteria(predicate, arguments: arguments, variables: variables)
         return includingSubentities ? criteria : criteria.excludingSubentities()
+    }
+
+    /// The library's criteria for predicate text with `--arg` values and `--var NAME=VALUE` assignments; `input`
+    /// is the input the text is, for errors (`--having` is a predicate too).
+    static func criteria(_ text: String?, arguments: [String], variables: [String],
+                         input: CDStoreError.Input = .predicate) throws -> Criteria {
+        let bindings = try variables.map { assignment -> (name: String, value: String) in
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw CLIError.usage("--var takes NAME=VALUE, got '\(assignment)'")
+            }
+            return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
+        }
+        return try Criteria(parsing: text, textArguments: arguments, variables: bindings, input: input)
     }
 }
 
@@ -51,34 +59,13 @@ struct QueryOptions: ParsableArguments {
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
     }
 
-    /// The fetch request these options describe for `entity`.
-    func request(for entity: String) throws -> ObjectFetchRequest {
-        ObjectFetchRequest(entity: entity, predicate: try filter.parsed(),
-                     sort: sort.map(SortDescriptor.init(parsing:)), limit: limit, offset: offset,
-                     includesSubentities: !exactEntity)
+    /// The library's criteria these options describe: filter, order, window, sub-entities or not.
+    func criteria() throws -> Criteria {
+        try filter.criteria(includingSubentities: !exactEntity).sorted(byKeys: sort).window(limit: limit, offset: offset)
     }
-}
 
-/// Parses `--where` text with its `--arg` and `--var` values.
-enum PredicateInput {
-    /// The predicate; a syntax error is the library's (about `input`, with the text and a caret under the
-    /// column), as `Criteria("…")` reports it.
-    static func parse(_ text: String?, arguments: [String], variables: [String],
-                      input: CDStoreError.Input = .predicate) throws -> PredicateNode? {
-        guard let text else { return nil }
-        return try CDStoreError.parsingPredicate(text, input: input) {
-            var predicate = try PredicateParser.parse(text, arguments: arguments.map { .text($0) })
-            if !variables.isEmpty || text.contains("$") {
-                var bindings: [String: PredicateValue] = [:]
-                for assignment in variables {
-                    guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                        throw CLIError.usage("--var takes NAME=VALUE, got '\(assignment)'")
-                    }
-                    bindings[String(assignment[..<equals])] = .string(String(assignment[assignment.index(after: equals)...]))
-                }
-                predicate = try predicate.substituting(variables: bindings)
-            }
-            return predicate
-        }
+    /// The store-layer request the criteria make for `entity`, which `fetch` and the REPL stream to the printers.
+    func request(for entity: String) throws -> ObjectFetchRequest {
+        try criteria().request(for: entity)
     }
 }

@@ -1,0 +1,43 @@
+import CDStorePredicate
+import CDStoreSQLite
+
+extension Criteria {
+    /// Criteria from predicate text whose `%@` arguments and `$variable` values are text too, as a command line
+    /// gives them (`--where`, `--arg`, `--var NAME=VALUE`): each is typed by the attribute it meets, as a
+    /// `KEY=VALUE` value of an insert is. Nil text selects every object.
+    ///
+    /// Errors are the library's: about `input` (the predicate selecting objects, or a projection's filter on
+    /// groups), with the text and a caret under the column; a variable left without a value is about
+    /// ``CDStoreError/Input/variables``.
+    package init(parsing format: String?, textArguments: [String] = [], variables: [(name: String, value: String)] = [],
+                 input: CDStoreError.Input = .predicate) throws {
+        guard let format else {
+            self.init()
+            return
+        }
+        self.init(predicate: try CDStoreError.parsingPredicate(format, input: input) {
+            let predicate = try PredicateParser.parse(format, arguments: textArguments.map { .text($0) })
+            // Without variables given or named, the tree is used as parsed (substitution walks all of it).
+            guard !variables.isEmpty || format.contains("$") else { return predicate }
+            var bindings: [String: PredicateValue] = [:]
+            for (name, value) in variables { bindings[name] = .string(value) }
+            return try predicate.substituting(variables: bindings)
+        })
+    }
+
+    /// The same filter in the order of `keys` (`name`, `-name` descending, `name:ci` ignoring case): the array
+    /// form of ``sorted(by:)``.
+    package func sorted(byKeys keys: [String]) -> Criteria {
+        var copy = self
+        copy.sort = keys.map(SortDescriptor.init(parsing:))
+        return copy
+    }
+
+    /// The same filter and order in a window that may have an offset without a limit.
+    package func window(limit: Int?, offset: Int?) -> Criteria {
+        var copy = self
+        copy.limit = limit
+        copy.offset = offset
+        return copy
+    }
+}
