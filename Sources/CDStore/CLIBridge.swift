@@ -9,10 +9,9 @@ import CDStoreIO
 // sees them; the list only ever shrinks (docs/decisions/0001-layers.md).
 
 // Public until the API was cut to the library's own requests (Criteria, the string forms of fetch, project and
-// update): the query commands still build these store-layer requests themselves.
+// update). The CLI builds Criteria now; `fetch`, `export` and the REPL take the request Criteria make to stream rows
+// to the printers.
 package typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
-package typealias ProjectionProperty = CDStoreSQLite.ProjectionProperty
-package typealias ProjectionRequest = CDStoreSQLite.ProjectionRequest
 
 package typealias ByteSink = CDStoreSQLite.ByteSink
 package typealias ByteStream = CDStoreJSON.ByteStream

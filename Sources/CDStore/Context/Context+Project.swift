@@ -44,6 +44,26 @@ extension CDStore.Context {
         return try project(request)
     }
 
+    /// Streams a projection to `body` one result at a time, as `cdstore project` prints it, after `columns` has
+    /// the result keys: the objects, their order and window from `criteria`, the filter on groups from `having`'s
+    /// predicate. Each text of `propertyLists` and `groupByLists` may hold several items, comma-separated at the
+    /// top level (`name,sum:(salary) AS total`). Errors are about the properties, the grouping, the filter on
+    /// groups or the sort (``CDStoreError/input``).
+    package func forEachProjected(_ entity: String, propertyLists: [String], matching criteria: Criteria,
+                                  groupByLists: [String] = [], having: Criteria? = nil, distinct: Bool = false,
+                                  columns: ([String]) throws -> Void,
+                                  _ body: ([(String, ObjectValue)]) throws -> Void) throws {
+        try perform {
+            let request = try ProjectionRequest(
+                entity: entity, properties: propertyLists.flatMap(ProjectionProperty.splitList), predicate: criteria.predicate,
+                groupBy: groupByLists.flatMap(ProjectionProperty.splitList), having: having?.predicate, distinct: distinct,
+                sort: criteria.sort, limit: criteria.limit, offset: criteria.offset,
+                includesSubentities: criteria.includesSubentities)
+            try columns(request.resultKeys)
+            try store.forEachProjected(request, body)
+        }
+    }
+
     /// The results of a store-layer projection request.
     package func project(_ request: ProjectionRequest) throws -> [ProjectionRow] {
         try perform {

@@ -32,7 +32,9 @@ extension CDStore {
     /// - ``upsert(_:_:)``
     /// - ``update(_:where:_:set:)``
     /// - ``update(_:set:)``
+    /// - ``update(_:matching:assignments:dryRun:)``
     /// - ``delete(_:)``
+    /// - ``delete(_:matching:dryRun:)``
     ///
     /// ### Projections
     /// - ``project(_:_:where:_:groupBy:having:_:sort:limit:distinct:)``

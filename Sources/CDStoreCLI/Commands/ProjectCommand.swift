@@ -66,20 +66,22 @@ struct ProjectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let base = try query.request(for: entity)
-        let havingPredicate = try PredicateOptions.criteria(having, arguments: [], variables: query.filter.variables,
-                                                            input: .having).predicate
-        let request = try ProjectionRequest(
-            entity: entity, properties: properties.flatMap(ProjectionProperty.splitList), predicate: base.predicate,
-            groupBy: groupBy.flatMap(ProjectionProperty.splitList), having: havingPredicate, distinct: distinct,
-            sort: base.sort, limit: base.limit, offset: base.offset, includesSubentities: base.includesSubentities)
+        let criteria = try query.criteria()
+        let havingCriteria = try having.map {
+            try PredicateOptions.criteria($0, arguments: [], variables: query.filter.variables, input: .having)
+        }
         let format = formatOptions.resolved
         try storeOptions.withStore(create: false, readsOnly: true) { store in
-            let writer = format.writer(columns: request.resultKeys, output: .standardOutput(), headers: !formatOptions.noHeaders)
-            try store.forEachProjected(request) { row in
-                writer.write(format.isForReading ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
+            var writer: (any RecordWriter)?
+            try CDStore(opened: store).read { ctx in
+                try ctx.forEachProjected(entity, propertyLists: properties, matching: criteria, groupByLists: groupBy,
+                                         having: havingCriteria, distinct: distinct, columns: { keys in
+                    writer = format.writer(columns: keys, output: .standardOutput(), headers: !formatOptions.noHeaders)
+                }) { row in
+                    writer?.write(format.isForReading ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
+                }
             }
-            writer.finish()
+            writer?.finish()
         }
     }
 }
