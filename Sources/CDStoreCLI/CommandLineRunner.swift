@@ -110,16 +110,12 @@ extension ExitStatus {
             guard let status = ExitStatus(for: trouble.error) else { return nil }
             self = status == .badInput ? .usage : status
         case let error as CLIError: self = error.status
-        case let error as CDStoreError: self = ExitStatus(error.code)
-        case let error as StoreError:
-            switch error.code {
-            case .modelMismatch, .noModel, .modelInferred: self = .modelMismatch
-            case .cannotOpen, .busy, .diskFull: self = .cannotOpen
-            default: self = .badInput
-            }
-        case let error as ModelError: self = error.code == .fileNotFound ? .cannotOpen : .badInput
-        case is RecordInput.InputError, is ByteStream.ReadError: self = .badInput
-        default: return nil
+        // A data file that cannot be read is bad input to a command (the library calls it cannotOpen, as a store).
+        case is ByteStream.ReadError: self = .badInput
+        default:
+            // The library's errors and its layers', by the library's code.
+            guard let error = CDStoreError.converting(error) as? CDStoreError else { return nil }
+            self = ExitStatus(error.code)
         }
     }
 

@@ -162,7 +162,7 @@ final class DiffSides {
     /// Whether `path` is a SQLite database (else an export).
     private func isStore(_ path: String) throws -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError(.cannotOpen, "no store or export at \(path)")
+            throw CDStoreError(.cannotOpen, "no store or export at \(path)")
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()

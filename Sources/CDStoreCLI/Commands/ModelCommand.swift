@@ -137,8 +137,8 @@ struct ModelCompileCommand: ParsableCommand {
         let problems: [String]
         do {
             problems = try ModelFileWriter.write(versions, to: output)
-        } catch let error as ModelError {
-            throw error
+        } catch where CDStoreError.converting(error) is CDStoreError {
+            throw error   // the model's own trouble, said by the library
         } catch {
             throw CLIError.input("cannot write \(output) (\(error.localizedDescription))")
         }

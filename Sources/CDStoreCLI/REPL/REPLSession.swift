@@ -236,7 +236,7 @@ final class REPLSession {
             return try options.withStore(create: false, readsOnly: true) { $0.model }
         }
         if let path = options.modelPath { return try ModelLoader.load(path, version: options.modelVersion, schema: options.schema).model }
-        if let path = options.storePath { throw StoreError(.cannotOpen, "no store at \(path)") }
+        if let path = options.storePath { throw CDStoreError(.cannotOpen, "no store at \(path)") }
         throw CLIError.usage("no model: start the session with --model or --store, or use .open or .model")
     }
 

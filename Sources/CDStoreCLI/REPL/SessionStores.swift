@@ -101,7 +101,7 @@ final class SessionStores: @unchecked Sendable {
         let store: Store
         do {
             store = try Store.open(at: path, loaded: try options.loadModel(), options: storeOptions)
-        } catch let error as StoreError where error.code == .modelMismatch && readsOnly {
+        } catch where readsOnly && (CDStoreError.converting(error) as? CDStoreError)?.code == .modelMismatch {
             return nil
         }
         for warning in store.warnings { Console.warn(warning) }
