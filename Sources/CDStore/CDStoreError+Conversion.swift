@@ -19,7 +19,11 @@ extension CDStoreError {
             var converted = CDStoreError(.invalidInput, error.message, record: error.record, line: error.line)
             converted.input = error.input.map(Input.init)
             return converted
-        case let error as ByteStream.ReadError: return CDStoreError(.cannotOpen, error.description)
+        case let error as ByteStream.ReadError:
+            // A data file, not a store (``Code/cannotOpen`` is about stores): bad input, as seed has it.
+            var converted = CDStoreError(.invalidInput, error.description)
+            converted.input = .recordFile
+            return converted
         case let error as JSONSyntaxError:
             return CDStoreError(.invalidInput, error.message, line: error.line, column: error.column)
         case let error as DecodingError: return CDStoreError(decoding: error)

@@ -14,7 +14,6 @@ import CDStoreIO
 package typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
 
 package typealias ByteSink = CDStoreSQLite.ByteSink
-package typealias ByteStream = CDStoreJSON.ByteStream
 package typealias CSVText = CDStoreSQLite.CSVText
 package typealias DateParsing = CDStoreSQLite.DateParsing
 package typealias EntityComparison = CDStoreSQLite.EntityComparison
@@ -30,9 +29,7 @@ package typealias ModelLoader = CDStoreModel.ModelLoader
 package typealias ModelValidator = CDStoreModel.ModelValidator
 package typealias ModelVersions = CDStoreModel.ModelVersions
 package typealias ObjectDifference = CDStoreSQLite.ObjectDifference
-package typealias RecordSource = CDStoreSQLite.RecordSource
 package typealias RecordStyle = CDStoreSQLite.RecordStyle
-package typealias SequenceRecordSource = CDStoreSQLite.SequenceRecordSource
 package typealias Store = CDStoreSQLite.Store
 package typealias StoreDiff = CDStoreSQLite.StoreDiff
 package typealias StoreDiffOptions = CDStoreSQLite.StoreDiffOptions

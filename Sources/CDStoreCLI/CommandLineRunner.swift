@@ -110,8 +110,6 @@ extension ExitStatus {
             guard let status = ExitStatus(for: trouble.error) else { return nil }
             self = status == .badInput ? .usage : status
         case let error as CLIError: self = error.status
-        // A data file that cannot be read is bad input to a command (the library calls it cannotOpen, as a store).
-        case is ByteStream.ReadError: self = .badInput
         default:
             // The library's errors and its layers', by the library's code.
             guard let error = CDStoreError.converting(error) as? CDStoreError else { return nil }

@@ -88,6 +88,19 @@ import Testing
         #expect(error?.description == "no store at \(path), and creating one needs a model")
     }
 
+    /// A data file that cannot be read is bad input about the record file (``CDStoreError/Code/cannotOpen`` is
+    /// about stores); it was `cannotOpen`, so `cdstore insert --file missing.json` exited 4 once insert ran on
+    /// the library.
+    @Test func anUnreadableDataFileIsAboutTheRecordFile() throws {
+        let fixture = try CompanyFixture()
+        let missing = fixture.folder.appendingPathComponent("missing.ndjson")
+        let error = #expect(throws: CDStoreError.self) { try fixture.store.insert(fromFile: missing, into: "Employee") }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.input == .recordFile)
+        let graph = #expect(throws: CDStoreError.self) { try fixture.store.importGraph(from: missing) }
+        #expect(graph?.code == .invalidInput && graph?.input == .recordFile)
+    }
+
     /// No message of these names an option, in the library's spelling or a command line's.
     @Test func messagesNameNoOption() throws {
         let errors = try [

@@ -72,7 +72,7 @@ struct InsertCommand: ParsableCommand {
     }
 
     func run() throws {
-        var source = try recordSource()
+        let records = try recordText()
         let progress = Progress("inserting", quiet: quiet)
         let skipped = SkipReport()
         let summary: InsertSummary
@@ -82,7 +82,7 @@ struct InsertCommand: ParsableCommand {
                 var options = InsertOptions(upsert: upsert, mapping: try mappingOptions.mapping(for: store, inputFile: file),
                                             progress: progress.update, skipInvalid: skipInvalid, onSkip: skipped.report)
                 options.unknownKeys = mappingOptions.unknownKeys
-                return try store.insert(from: &source, into: entity, options: options)
+                return try CDStore(opened: store).write { ctx in try ctx.insert(records, into: entity, options: options) }
             }
         }
         MappingOptions.report(summary)
@@ -92,25 +92,20 @@ struct InsertCommand: ParsableCommand {
         }
     }
 
-    /// The records to insert, read as they are consumed: files and standard input in bounded chunks.
-    private func recordSource() throws -> any RecordSource {
-        if !assignments.isEmpty {
-            return SequenceRecordSource([try RecordInput.record(fromAssignments: assignments)])
-        }
+    /// Where the records come from, for the library's insert (which reads files and standard input as they are
+    /// consumed, in bounded chunks).
+    private func recordText() throws -> CDStore.Context.RecordText {
+        if !assignments.isEmpty { return .assignments(assignments) }
         var format: RecordInput.Format = csv ? .csv : newlineDelimited ? .ndjson : .json
-        let stream: ByteStream
-        if let json {
-            stream = ByteStream(json)
-        } else if let file {
-            stream = try ByteStream(path: file)
-            if !csv && !newlineDelimited, let guessed = RecordInput.format(forFile: file) { format = guessed }
-        } else {
-            if isatty(STDIN_FILENO) != 0 {
-                throw CLIError.usage("no records: give KEY=VALUE arguments, --json, --file, or pipe them in")
-            }
-            stream = ByteStream.standardInput()
+        if let json { return .text(json, format: format, root: mappingOptions.rootPath) }
+        if let file {
+            if !csv && !newlineDelimited, let guessed = CDStore.Context.recordFormat(forFile: file) { format = guessed }
+            return .file(URL(fileURLWithPath: file), format: format, root: mappingOptions.rootPath)
         }
-        return RecordInput.reader(stream, format: format, root: mappingOptions.rootPath)
+        if isatty(STDIN_FILENO) != 0 {
+            throw CLIError.usage("no records: give KEY=VALUE arguments, --json, --file, or pipe them in")
+        }
+        return .file(URL(fileURLWithPath: "/dev/stdin"), format: format, root: mappingOptions.rootPath)
     }
 }
 
