@@ -15,7 +15,6 @@ package typealias ObjectFetchRequest = CDStoreSQLite.ObjectFetchRequest
 
 package typealias ByteSink = CDStoreSQLite.ByteSink
 package typealias CSVText = CDStoreSQLite.CSVText
-package typealias DateParsing = CDStoreSQLite.DateParsing
 package typealias EntityComparison = CDStoreSQLite.EntityComparison
 package typealias FetchedObject = CDStoreSQLite.FetchedObject
 package typealias JSONMapping = CDStoreSQLite.JSONMapping
@@ -34,7 +33,6 @@ package typealias Store = CDStoreSQLite.Store
 package typealias StoreDiff = CDStoreSQLite.StoreDiff
 package typealias StoreDiffOptions = CDStoreSQLite.StoreDiffOptions
 package typealias StoreInfo = CDStoreSQLite.StoreInfo
-package typealias Suggestion = CDStoreSQLite.Suggestion
 package typealias TransformableCoding = CDStoreSQLite.TransformableCoding
 package typealias UnknownKeyPolicy = CDStoreSQLite.UnknownKeyPolicy
 package typealias ValueText = CDStoreSQLite.ValueText

@@ -64,11 +64,11 @@ struct HistoryCommand: ParsableCommand {
         if !since.isEmpty, since.allSatisfy(\.isASCII), since.allSatisfy(\.isNumber), let number = Int64(since) {
             return (number, nil)
         }
-        guard let seconds = DateParsing.secondsSince2001(since) else {
+        guard let date = CDStore.date(fromText: since) else {
             throw ValidationError("--since takes a transaction number (41) or a date (2024-05-01, 2024-05-01T12:00:00Z), "
                                   + "got '\(since)'")
         }
-        return (nil, Date(timeIntervalSinceReferenceDate: seconds))
+        return (nil, date)
     }
 
     func run() throws {

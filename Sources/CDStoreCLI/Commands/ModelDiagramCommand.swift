@@ -42,8 +42,7 @@ struct ModelDiagramCommand: ParsableCommand {
     func run() throws {
         let loaded = try model.load()
         if let entity, loaded.model.entity(named: entity) == nil {
-            throw CLIError.input("--entity: no entity '\(entity)' in the model"
-                                 + Suggestion.didYouMean(entity, among: loaded.model.entities.map(\.name)))
+            throw CLIError.input("--entity: " + loaded.model.noEntityMessage(entity))
         }
         let diagram = try ModelDiagram(loaded.model, around: entity, depth: depth)
         let data: Data = switch format {

@@ -91,8 +91,7 @@ extension REPLSession {
     private func printSchema(_ names: [String]) throws {
         let model = try loadModel()
         for name in names where model.entity(named: name) == nil {
-            throw CLIError.input("no entity '\(name)' in the model"
-                                 + Suggestion.didYouMean(name, among: model.entities.map(\.name)))
+            throw CLIError.input(model.noEntityMessage(name))
         }
         let selected = names.isEmpty
             ? model : ManagedObjectModel(entities: model.entities.filter { names.contains($0.name) })
