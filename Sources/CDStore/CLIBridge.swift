@@ -33,6 +33,5 @@ package typealias Store = CDStoreSQLite.Store
 package typealias StoreDiff = CDStoreSQLite.StoreDiff
 package typealias StoreDiffOptions = CDStoreSQLite.StoreDiffOptions
 package typealias StoreInfo = CDStoreSQLite.StoreInfo
-package typealias TransformableCoding = CDStoreSQLite.TransformableCoding
 package typealias UnknownKeyPolicy = CDStoreSQLite.UnknownKeyPolicy
 package typealias ValueText = CDStoreSQLite.ValueText

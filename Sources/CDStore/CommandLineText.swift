@@ -20,3 +20,9 @@ extension ManagedObjectModel {
         "no entity '\(name)' in the model" + Suggestion.didYouMean(name, among: entities.map(\.name))
     }
 }
+
+extension Attribute {
+    /// Whether the library reads and writes this Transformable attribute's values as JSON (keyed archives of the
+    /// transformers it knows) rather than as base64 blobs, as `cdstore model show` says.
+    package var valuesAreJSON: Bool { TransformableCoding.usesKeyedArchive(self) }
+}

@@ -36,7 +36,7 @@ enum ModelDescription {
         if let expression = attribute.derivationExpression { fields.append(("derivation", .string(expression))) }
         if let transformer = attribute.valueTransformerName { fields.append(("valueTransformer", .string(transformer))) }
         if attribute.type == .transformable {
-            fields.append(("values", .string(TransformableCoding.usesKeyedArchive(attribute) ? "json" : "base64")))
+            fields.append(("values", .string(attribute.valuesAreJSON ? "json" : "base64")))
         }
         return .dictionary(fields)
     }
@@ -82,7 +82,7 @@ enum ModelDescription {
                 }
                 if attribute.type == .transformable {
                     let transformer = attribute.valueTransformerName ?? "default"
-                    notes.append(TransformableCoding.usesKeyedArchive(attribute)
+                    notes.append(attribute.valuesAreJSON
                                  ? "transformer \(transformer): values as JSON" : "transformer \(transformer): values as base64 blobs")
                 }
                 return [attribute.name, attribute.type.rawValue, notes.joined(separator: ", ")]
