@@ -26,3 +26,22 @@ extension Attribute {
     /// transformers it knows) rather than as base64 blobs, as `cdstore model show` says.
     package var valuesAreJSON: Bool { TransformableCoding.usesKeyedArchive(self) }
 }
+
+extension InsertOptions {
+    /// These options reading input keys as a command line asks: through the model's JSON mapping (none with
+    /// `withoutModelMapping`), overridden by the mapping file `mapFile` (its `"files"` folders relative to
+    /// `baseDirectory`); keys that name no property refused (`refusingUnknownKeys`), ignored
+    /// (`ignoringUnknownKeys`), or else ignored only under a mapping. `cdstore insert` and `seed` take
+    /// `--no-mapping`, `--map`, `--strict` and `--ignore-unknown` so.
+    package func mapping(_ model: ManagedObjectModel, withoutModelMapping: Bool, mapFile: Data?, baseDirectory: URL,
+                         refusingUnknownKeys: Bool, ignoringUnknownKeys: Bool) throws -> InsertOptions {
+        var mapping = withoutModelMapping ? JSONMapping() : JSONMapping.fromModel(model)
+        if let mapFile {
+            mapping = mapping.overridden(by: try JSONMapping.fromFile(mapFile, model: model, baseDirectory: baseDirectory))
+        }
+        var options = self
+        options.mapping = mapping.isEmpty ? nil : mapping
+        options.unknownKeys = refusingUnknownKeys ? .refused : ignoringUnknownKeys ? .ignored : .ignoredUnderMapping
+        return options
+    }
+}

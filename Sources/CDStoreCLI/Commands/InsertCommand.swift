@@ -79,9 +79,9 @@ struct InsertCommand: ParsableCommand {
         do {
             defer { progress.finish() }
             summary = try storeOptions.withStore { store -> InsertSummary in
-                var options = InsertOptions(upsert: upsert, mapping: try mappingOptions.mapping(for: store, inputFile: file),
-                                            progress: progress.update, skipInvalid: skipInvalid, onSkip: skipped.report)
-                options.unknownKeys = mappingOptions.unknownKeys
+                let options = try mappingOptions.applied(
+                    to: InsertOptions(upsert: upsert, progress: progress.update, skipInvalid: skipInvalid, onSkip: skipped.report),
+                    model: store.model, inputFile: file)
                 return try CDStore(opened: store).write { ctx in try ctx.insert(records, into: entity, options: options) }
             }
         }

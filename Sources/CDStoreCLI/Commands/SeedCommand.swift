@@ -46,9 +46,7 @@ struct SeedCommand: ParsableCommand {
             CDStore.destroyStore(at: out)
         }
         let added = try CDStore.seed(at: out, loaded: loaded, uuid: uuid, from: data) { file, store in
-            var options = InsertOptions(mapping: try mappingOptions.mapping(for: store, inputFile: file))
-            options.unknownKeys = mappingOptions.unknownKeys
-            return (options, mappingOptions.rootPath)
+            (try mappingOptions.applied(to: InsertOptions(), model: store.model, inputFile: file), mappingOptions.rootPath)
         }
         for file in added {
             MappingOptions.report(file.summary)

@@ -37,20 +37,18 @@ struct MappingOptions: ParsableArguments {
     /// The key path of the records, split at dots.
     var rootPath: [String] { root.map { $0.split(separator: ".").map(String.init) } ?? [] }
 
-    /// What to do with keys that name no property.
-    var unknownKeys: UnknownKeyPolicy { strict ? .refused : ignoreUnknown ? .ignored : .ignoredUnderMapping }
-
-    /// The model's own mapping (unless --no-mapping), overridden by --map; nil when there is none. The folders of
-    /// the map's `"files"` are relative to `inputFile`'s folder (the current folder for standard input).
-    func mapping(for store: Store, inputFile: String?) throws -> JSONMapping? {
-        var mapping = noMapping ? JSONMapping() : JSONMapping.fromModel(store.model)
-        if let map {
+    /// `options` reading keys through the model's own mapping (unless --no-mapping) overridden by --map, with
+    /// --strict or --ignore-unknown for keys that name no property. The folders of the map's `"files"` are
+    /// relative to `inputFile`'s folder (the current folder for standard input).
+    func applied(to options: InsertOptions, model: ManagedObjectModel, inputFile: String?) throws -> InsertOptions {
+        let data = try map.map { map in
             guard let data = FileManager.default.contents(atPath: map) else { throw CLIError.input("cannot read \(map)") }
-            let base = inputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
-                ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            mapping = mapping.overridden(by: try JSONMapping.fromFile(data, model: store.model, baseDirectory: base))
+            return data
         }
-        return mapping.isEmpty ? nil : mapping
+        let base = inputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        return try options.mapping(model, withoutModelMapping: noMapping, mapFile: data, baseDirectory: base,
+                                   refusingUnknownKeys: strict, ignoringUnknownKeys: ignoreUnknown)
     }
 
     /// Says on stderr, once per entity, which keys were ignored.
