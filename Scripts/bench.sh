@@ -6,9 +6,11 @@
 #   ROWS=20000 RUNS=2 Scripts/bench.sh .build/debug/cdstore
 #
 # ROWS (default 1000000) Person rows from ../shared/bench/gen_people.py (model Schemas/People.json); the graph
-# load uses ROWS/10 departments with 10 nested employees each from Scripts/gen_graph.py (Schemas/Company.json).
+# loads use ROWS/50 and ROWS/10 departments with 10 nested employees each from Scripts/gen_graph.py
+# (Schemas/Company.json; GRAPH_DEPARTMENTS="N …" picks other sizes). Loads are also set beside two floors: SQLite
+# copying the finished rows (copy floor) and a plain sqlite3 shell import (plain shell floor).
 # RUNS (default 3) runs of every measurement, interleaved: run i runs each contender once before run i+1
-# starts, so machine noise hits every contender alike. STARTUP_RUNS (default 10) runs of the start-up check.
+# starts, so machine noise hits every contender alike. STARTUP_RUNS (default 50) runs of the start-up check.
 # Reports min and median wall time, rows/s by the median, peak RSS (/usr/bin/time -f %M, the largest of the
 # runs) and the ratio of each median to the sqlite3 shell's median in the same run. Prints the table and
 # writes it to bench/RESULTS.md (RESULTS=PATH writes it elsewhere). A cdstore command that fails gets
@@ -22,9 +24,10 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 rows=${ROWS:-${BENCH_ROWS:-1000000}}
 runs=${RUNS:-3}
-startup_runs=${STARTUP_RUNS:-10}
-departments=$(( rows / 10 ))
-[ "$departments" -ge 1 ] || departments=1
+startup_runs=${STARTUP_RUNS:-50}
+# Graph sizes in departments (11 objects each), smallest first; sizes below 1 are left out.
+graph_sizes=$(for d in ${GRAPH_DEPARTMENTS:-$(( rows / 50 )) $(( rows / 10 ))}; do [ "$d" -ge 1 ] && echo "$d"; done | sort -nu | tr '\n' ' ')
+[ -n "$graph_sizes" ] || graph_sizes=1
 generator=../shared/bench/gen_people.py
 people_model=$repo/Schemas/People.json
 company_model=$repo/Schemas/Company.json
@@ -95,9 +98,8 @@ stats() {
 rm_store() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 
 # --- data ---------------------------------------------------------------------------------------------------
-log "bench: generating $rows people and $departments departments × 10 employees in $work"
+log "bench: generating $rows people in $work (graphs of $graph_sizes departments × 10 employees come later)"
 python3 "$generator" --rows "$rows" --out "$work" >/dev/null
-python3 Scripts/gen_graph.py --departments "$departments" --out "$work"
 python3 "$generator" --rows 10 --out "$work/small" >/dev/null
 
 # The floor: sqlite3 .import of the CSV into a temporary table, then one INSERT … SELECT into Core Data's
@@ -125,10 +127,42 @@ empty_store() {  # STORE: an empty Core Data store for People.json, made by cdst
   "$cdstore" count Person --store "$1" --model "$people_model" >/dev/null 2>&1
 }
 
+# Two more floors, so that the ratio to what SQLite itself needs stays in view (issue 27):
+# - plain shell floor: `.import` of the CSV into a table, then a plain INSERT … SELECT into ZPERSON (column affinity
+#   converts the text; only the date needs converting), one transaction, no CASTs, no ORDER BY, no Z_MAX update;
+# - copy floor: SQLite copying the finished rows (cdstore's own store of the load) from an attached store into an
+#   empty store of the same layout and indexes, `INSERT INTO main.T SELECT * FROM src.T`, one transaction. No
+#   conversion, no parsing: what writing the rows costs SQLite alone.
+plain_floor_sql=$work/plain-floor.sql
+write_plain_floor_sql() {  # STORE
+  local ent; ent=$(sqlite3 "$1" "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'")
+  cat >"$plain_floor_sql" <<SQL
+.bail on
+BEGIN;
+.import --csv $work/people.csv temp_people
+INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZID, ZNAME, ZAGE, ZSALARY, ZACTIVE, ZJOINED)
+  SELECT rowid, $ent, 1, id, name, age, salary, active, round((julianday(joined) - 2451910.5) * 86400.0, 3) FROM temp_people;
+COMMIT;
+SQL
+}
+copy_floor_sql() {  # SOURCE_STORE TABLE…: the copy floor's SQL for those tables
+  local src=$1; shift
+  printf "ATTACH '%s' AS src; BEGIN;" "$src"
+  for t in "$@"; do printf ' INSERT INTO main.%s SELECT * FROM src.%s;' "$t" "$t"; done
+  printf ' COMMIT;'
+}
+# floor_of["OPERATION|CONTENDER"]="FLOOR OPERATION|FLOOR CONTENDER": the extra ratio columns of the report.
+declare -A copy_floor_of=() plain_floor_of=()
+copy_floor_who="sqlite3 (ATTACH, INSERT … SELECT *, one transaction)"
+plain_floor_who="sqlite3 (.import CSV, plain INSERT … SELECT)"
+
 # --- 1. loads -----------------------------------------------------------------------------------------------
 log "bench: 1. loads ($runs runs, interleaved)"
 empty_store "$work/template.sqlite"
 write_floor_sql "$work/template.sqlite"
+write_plain_floor_sql "$work/template.sqlite"
+copy_op="copy floor: $rows Person rows into an empty store"
+plain_op="plain shell floor: $rows Person rows"
 for ((run = 1; run <= runs; run++)); do
   log "  run $run/$runs"
   for fmt in ndjson csv; do
@@ -140,17 +174,32 @@ for ((run = 1; run <= runs; run++)); do
     empty_store "$work/floor-$fmt.sqlite"
     measure "$op" "sqlite3 (.import CSV + INSERT…SELECT)" "$rows" /dev/null \
       sqlite3 "$work/floor-$fmt.sqlite" ".read $floor_sql"
+    copy_floor_of["$op|cdstore"]="$copy_op|$copy_floor_who"
+    plain_floor_of["$op|cdstore"]="$plain_op|$plain_floor_who"
     if [ "$have_sqlite_utils" = 1 ]; then
       rm_store "$work/su-$fmt.db"
       measure "$op" "sqlite-utils insert $flag (commits every 100 rows)" "$rows" /dev/null \
         "${sqlite_utils[@]}" insert "$work/su-$fmt.db" people "$work/people.$fmt" $flag
     fi
   done
+  empty_store "$work/plain-floor.sqlite"
+  measure "$plain_op" "$plain_floor_who" "$rows" /dev/null sqlite3 "$work/plain-floor.sqlite" ".read $plain_floor_sql"
+  if [ -s "$work/cd-ndjson.sqlite" ]; then  # the rows cdstore wrote, copied
+    empty_store "$work/copy-floor.sqlite"
+    measure "$copy_op" "$copy_floor_who" "$rows" /dev/null \
+      sqlite3 "$work/copy-floor.sqlite" "$(copy_floor_sql "$work/cd-ndjson.sqlite" ZPERSON)"
+  fi
 done
 
 # Consistency: the floor must write the rows cdstore writes.
 check="SELECT COUNT(*), SUM(ZAGE), SUM(ZACTIVE), MIN(ZJOINED), MAX(ZJOINED), printf('%.2f', SUM(ZSALARY)) FROM ZPERSON"
 warnings=()
+for floor in plain-floor copy-floor; do
+  a=$(sqlite3 "$work/cd-ndjson.sqlite" "$check" 2>/dev/null || echo "unreadable")
+  b=$(sqlite3 "$work/$floor.sqlite" "$check" 2>/dev/null || echo "unreadable")
+  [ "$a" = "$b" ] || warnings+=("WARNING: the $floor: cdstore's store ($a) and the floor's ($b) differ")
+done
+rm_store "$work/plain-floor.sqlite"; rm_store "$work/copy-floor.sqlite"
 for fmt in ndjson csv; do
   a=$(sqlite3 "$work/cd-$fmt.sqlite" "$check" 2>/dev/null || echo "unreadable")
   b=$(sqlite3 "$work/floor-$fmt.sqlite" "$check" 2>/dev/null || echo "unreadable")
@@ -259,40 +308,55 @@ else
   warnings+=("WARNING: serve: wrk not installed (make bench installs it); no load figures")
 fi
 
-# --- 3. graph load and export (cdstore alone) ---------------------------------------------------------------
+# --- 3. graph load and export, and their copy floor -------------------------------------------------------
 # Schemas/Company.json requires every Department to belong to a Company, so each run's store gets the one
-# company the generated departments refer to before the clock starts.
-objects=$(( departments * 11 ))
+# company the generated departments refer to before the clock starts. Two sizes (GRAPH_DEPARTMENTS, default
+# ROWS/50 and ROWS/10 departments: 220k and 1.1M objects for 1M rows), each with its copy floor: the departments and
+# employees cdstore stored, copied by SQLite into another store holding the one company (same layout, the model's
+# 7 indexes), one transaction.
 graph_store=$work/graph.sqlite
-company_store() {
-  rm_store "$graph_store"
+company_store() {  # [STORE]
+  local target=${1:-$graph_store}
+  rm_store "$target"
   "$cdstore" insert Company --json '{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Bench Co"}' \
-    --store "$graph_store" --model "$company_model" >/dev/null 2>&1
+    --store "$target" --model "$company_model" >/dev/null 2>&1
 }
-log "bench: 3. graph load and export ($departments departments × 10 employees, $runs runs)"
-for ((run = 1; run <= runs; run++)); do
-  log "  run $run/$runs"
-  company_store
-  measure "graph load, one JSON document (objects/s)" cdstore "$objects" /dev/null \
-    "$cdstore" insert Department --file "$work/departments.json" --store "$graph_store" --model "$company_model"
-  company_store
-  measure "graph load, NDJSON (objects/s)" cdstore "$objects" /dev/null \
-    "$cdstore" insert Department --file "$work/departments.ndjson" --nl --store "$graph_store" --model "$company_model"
-  if [ "$last_status" -ne 0 ]; then  # export a whole graph all the same: the JSON document's, loaded untimed
+for size in $graph_sizes; do
+  objects=$(( size * 11 ))
+  python3 Scripts/gen_graph.py --departments "$size" --out "$work/graph-$size"
+  log "bench: 3. graph load and export ($size departments × 10 employees, $objects objects, $runs runs)"
+  json_op="graph load, one JSON document, $objects objects (objects/s)"
+  ndjson_op="graph load, NDJSON, $objects objects (objects/s)"
+  graph_copy_op="copy floor: the graph's $objects objects into a store with the company"
+  copy_floor_of["$json_op|cdstore"]="$graph_copy_op|$copy_floor_who"
+  copy_floor_of["$ndjson_op|cdstore"]="$graph_copy_op|$copy_floor_who"
+  for ((run = 1; run <= runs; run++)); do
+    log "  run $run/$runs"
     company_store
-    "$cdstore" insert Department --file "$work/departments.json" --store "$graph_store" --model "$company_model" \
-      >/dev/null 2>&1 || { log "  graph export skipped: no graph to export"; continue; }
+    measure "$json_op" cdstore "$objects" /dev/null \
+      "$cdstore" insert Department --file "$work/graph-$size/departments.json" --store "$graph_store" --model "$company_model"
+    company_store
+    measure "$ndjson_op" cdstore "$objects" /dev/null \
+      "$cdstore" insert Department --file "$work/graph-$size/departments.ndjson" --nl --store "$graph_store" --model "$company_model"
+    if [ "$last_status" -ne 0 ]; then  # export a whole graph all the same: the JSON document's, loaded untimed
+      company_store
+      "$cdstore" insert Department --file "$work/graph-$size/departments.json" --store "$graph_store" --model "$company_model" \
+        >/dev/null 2>&1 || { log "  graph export skipped: no graph to export"; continue; }
+    fi
+    company_store "$work/graph-floor.sqlite"
+    measure "$graph_copy_op" "$copy_floor_who" "$objects" /dev/null \
+      sqlite3 "$work/graph-floor.sqlite" "$(copy_floor_sql "$graph_store" ZDEPARTMENT ZEMPLOYEE)"
+    rm -f "$work/graph.json"
+    measure "graph export, one JSON document, $objects objects (objects/s)" cdstore "$(( objects + 1 ))" /dev/null \
+      "$cdstore" export --format json --output "$work/graph.json" --store "$graph_store" --model "$company_model"
+  done
+  if [ -s "$graph_store" ]; then
+    got=$(sqlite3 "$graph_store" "SELECT (SELECT COUNT(*) FROM ZDEPARTMENT) || ' ' || (SELECT COUNT(*) FROM ZEMPLOYEE)" 2>/dev/null || echo "?")
+    [ "$got" = "$size $(( size * 10 ))" ] ||
+      warnings+=("WARNING: graph store holds '$got' departments and employees, expected $size and $(( size * 10 ))")
   fi
-  rm -f "$work/graph.json"
-  measure "graph export, one JSON document (objects/s)" cdstore "$(( objects + 1 ))" /dev/null \
-    "$cdstore" export --format json --output "$work/graph.json" --store "$graph_store" --model "$company_model"
+  rm_store "$graph_store"; rm_store "$work/graph-floor.sqlite"; rm -rf "$work/graph.json" "$work/graph-$size"
 done
-if [ -s "$graph_store" ]; then
-  got=$(sqlite3 "$graph_store" "SELECT (SELECT COUNT(*) FROM ZDEPARTMENT) || ' ' || (SELECT COUNT(*) FROM ZEMPLOYEE)" 2>/dev/null || echo "?")
-  [ "$got" = "$departments $(( departments * 10 ))" ] ||
-    warnings+=("WARNING: graph store holds '$got' departments and employees, expected $departments and $(( departments * 10 ))")
-fi
-rm_store "$graph_store"; rm -f "$work/graph.json" "$work/departments.json" "$work/departments.ndjson"
 
 # --- 4. start-up --------------------------------------------------------------------------------------------
 small=$work/small.sqlite
@@ -310,6 +374,13 @@ for ((run = 1; run <= startup_runs; run++)); do
 done
 
 # --- report -------------------------------------------------------------------------------------------------
+# ratio_to MEDIAN FLOOR_KEY: MEDIAN ÷ the floor's median ("—" without a floor or its figures).
+ratio_to() {
+  local key=$2
+  if [ -z "$key" ] || [ -n "${failed[$key]:-}" ] || [ -z "${times[$key]:-}" ] || [ -z "${times[$key]// /}" ]; then echo "—"; return; fi
+  local bmed; read -r _ bmed < <(stats "$key")
+  awk -v a="$1" -v b="$bmed" 'BEGIN {printf "%.2f×", a / b}'
+}
 cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 su_version=$([ "$have_sqlite_utils" = 1 ] && "${sqlite_utils[@]}" --version | awk '{print $NF}' || echo "not installed")
 report=$work/report.md
@@ -321,12 +392,12 @@ report=$work/report.md
   echo
   echo "$rows rows, $runs run$([ "$runs" = 1 ] || echo s) each (interleaved), $(nproc) cores ($cpu), $(date -u '+%Y-%m-%d %H:%M UTC'), cdstore $commit, sqlite3 $(sqlite3 --version | awk '{print $1}'), sqlite-utils $su_version"
   echo
-  echo "| operation | contender | min s | median s | rows/s (by median) | peak RSS MiB | ratio to sqlite3 (median) |"
-  echo "|---|---|---:|---:|---:|---:|---:|"
+  echo "| operation | contender | min s | median s | rows/s (by median) | peak RSS MiB | ratio to sqlite3 (median) | × copy floor | × plain shell floor |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   for key in "${keys[@]}"; do
     op=${key%%|*}; who=${key#*|}
     if [ -n "${failed[$key]:-}" ] || [ -z "${times[$key]// /}" ]; then
-      echo "| $op | $who | failed | failed | failed | failed | failed |"; continue
+      echo "| $op | $who | failed | failed | failed | failed | failed | — | — |"; continue
     fi
     read -r lo med < <(stats "$key")
     n=${amount[$key]}
@@ -340,7 +411,8 @@ report=$work/report.md
         break
       fi
     done
-    printf '| %s | %s | %.3f | %.3f | %s | %s | %s |\n' "$op" "$who" "$lo" "$med" "$per_s" "$mib" "$ratio"
+    printf '| %s | %s | %.3f | %.3f | %s | %s | %s | %s | %s |\n' "$op" "$who" "$lo" "$med" "$per_s" "$mib" "$ratio" \
+      "$(ratio_to "$med" "${copy_floor_of[$key]:-}")" "$(ratio_to "$med" "${plain_floor_of[$key]:-}")"
   done
   echo
   for who in cdstore sqlite3; do
@@ -356,8 +428,12 @@ report=$work/report.md
   echo "boolean, in one transaction, into an empty store cdstore made; sqlite-utils \`insert db people FILE --nl\` / \`--csv\`"
   echo "into a plain table of a new database, committing every 100 rows as it does by default (\`--batch-size 100\`)."
   echo "Queries and exports read one store; sqlite3 formats dates as cdstore"
-  echo "does (\`strftime(… ZJOINED + 978307200, 'unixepoch')\`). Graph: ROWS/10 departments × 10 employees"
+  echo "does (\`strftime(… ZJOINED + 978307200, 'unixepoch')\`). Graph: ROWS/50 and ROWS/10 departments × 10 employees"
   echo "(\`Scripts/gen_graph.py\`, \`Schemas/Company.json\`), \`insert Department\`, then \`export --format json\`."
+  echo "Floors (issue 27): the copy floor is SQLite copying the finished rows (cdstore's own store of that load) from an"
+  echo "attached store into an empty one of the same layout and indexes, \`INSERT INTO main.T SELECT * FROM src.T\`, one"
+  echo "transaction; the plain shell floor \`.import\`s the CSV into a table, then one plain \`INSERT … SELECT\` (no CASTs,"
+  echo "no ORDER BY, no Z_MAX update), one transaction. × copy floor and × plain shell floor: cdstore's median ÷ the floor's."
   echo "Diff: the query store against a copy with every Z_PK renumbered (reverse order) and 1% of salaries changed,"
   echo "\`diff A B --key Person=id --format ndjson\` (objects matched by id, both read in id order and merged); its"
   echo "budget is twice exporting both stores, 4× the export NDJSON median. rows/s: objects per store ÷ the median."
