@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Instruction counts (valgrind's callgrind) of the bulk loads and of start-up: repeatable on a shared, noisy
+# machine where wall-clock times are not, so a change to the load path can be judged by them (issue 27,
+# docs/decisions/0013-bulk-load-speed.md).
+#
+#   Scripts/instruction-counts.sh .build/release/cdstore            # ROWS=20000 DEPARTMENTS=2000
+#   ROWS=50000 DEPARTMENTS=5000 Scripts/instruction-counts.sh .build/release/cdstore
+#
+# Prints one line per case: instructions in total (every thread), per record or object, and the same for SQLite
+# copying the rows cdstore wrote into an empty store of the same layout (the copy floor), with the ratio.
+# CDSTORE_NO_READ_AHEAD=1 in the environment turns off reading ahead on a second thread (counts stay about the
+# same: they add up both threads). Needs valgrind and sqlite3; runs under `nice -n 19`.
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: Scripts/instruction-counts.sh CDSTORE_BINARY   (ROWS=, DEPARTMENTS=)" >&2; exit 2; }
+cdstore=$(realpath "$1")
+cd "$(dirname "$0")/.."
+rows=${ROWS:-20000}
+departments=${DEPARTMENTS:-2000}
+command -v valgrind >/dev/null || { echo "instruction-counts: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/cdstore-counts.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+python3 ../shared/bench/gen_people.py --rows "$rows" --out "$work" >/dev/null
+python3 ../shared/bench/gen_people.py --rows 10 --out "$work/small" >/dev/null
+python3 Scripts/gen_graph.py --departments "$departments" --out "$work"
+people=Schemas/People.json
+company=Schemas/Company.json
+
+# count COMMAND…: the instructions callgrind collected running it (standard output discarded).
+count() {
+  nice -n 19 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$@" >/dev/null 2>"$work/valgrind.log" ||
+    { echo "instruction-counts: failed: $*" >&2; tail -5 "$work/valgrind.log" >&2; exit 1; }
+  awk '/Collected :/ {print $NF}' "$work/valgrind.log"
+}
+rm_store() { rm -f "$1" "$1-wal" "$1-shm"; }
+company_store() {
+  rm_store "$1"
+  "$cdstore" insert Company --json '{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Bench Co"}' \
+    --store "$1" --model "$company" >/dev/null
+}
+copy_floor() {  # SOURCE TARGET TABLE…
+  local src=$1 target=$2; shift 2
+  local sql="ATTACH '$src' AS src; BEGIN;"
+  for t in "$@"; do sql+=" INSERT INTO main.$t SELECT * FROM src.$t;"; done
+  count sqlite3 "$target" "$sql COMMIT;"
+}
+report() {  # NAME INSTRUCTIONS FLOOR_INSTRUCTIONS UNITS
+  awk -v n="$1" -v i="$2" -v f="$3" -v u="$4" 'BEGIN {
+    printf "%-34s %14d instructions  %8.0f per record  copy floor %8.0f per record  %5.2f×\n", n, i, i / u, f / u, i / f }'
+}
+
+for fmt in ndjson csv; do
+  flag=$([ "$fmt" = ndjson ] && echo --nl || echo --csv)
+  rm_store "$work/p.sqlite"
+  n=$(count "$cdstore" insert Person --file "$work/people.$fmt" $flag --store "$work/p.sqlite" --model "$people")
+  rm_store "$work/floor.sqlite"
+  "$cdstore" count Person --store "$work/floor.sqlite" --model "$people" >/dev/null
+  f=$(copy_floor "$work/p.sqlite" "$work/floor.sqlite" ZPERSON)
+  report "insert Person $flag ($rows)" "$n" "$f" "$rows"
+done
+
+objects=$(( departments * 11 ))
+company_store "$work/g.sqlite"
+n=$(count "$cdstore" insert Department --file "$work/departments.ndjson" --nl --store "$work/g.sqlite" --model "$company")
+company_store "$work/gfloor.sqlite"
+f=$(copy_floor "$work/g.sqlite" "$work/gfloor.sqlite" ZDEPARTMENT ZEMPLOYEE)
+report "graph insert --nl ($objects objects)" "$n" "$f" "$objects"
+
+rm_store "$work/small.sqlite"
+"$cdstore" insert Person --file "$work/small/people.csv" --csv --store "$work/small.sqlite" --model "$people" >/dev/null
+n=$(count "$cdstore" count Person --store "$work/small.sqlite")
+s=$(count sqlite3 "$work/small.sqlite" "SELECT COUNT(*) FROM ZPERSON")
+printf '%-34s %14d instructions  (sqlite3: %d)\n' "start-up: count on a 10-row store" "$n" "$s"
