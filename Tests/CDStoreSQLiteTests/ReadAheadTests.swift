@@ -46,7 +46,8 @@ struct ReadAheadTests {
             return InputRecord(fields: [("name", .string("n\(number)"))], line: number)
         }
 
-        var position: InputPosition { InputPosition(bytesRead: Int64(number), totalBytes: Int64(count)) }
+        /// A large input (read ahead by an insert), of which each record is one byte.
+        var position: InputPosition { InputPosition(bytesRead: Int64(number), totalBytes: 1 << 30) }
     }
 
     /// Everything the consumer sees: `n5` for a record, `!bad 7` for an error, until the end.
@@ -74,13 +75,11 @@ struct ReadAheadTests {
         #expect(source.number == count)
     }
 
-    @Test func aFinalErrorEndsReading() throws {
+    @Test func aFinalErrorEndsReading() {
         let (seen, source) = Self.drain(NumberedSource(count: 5000, fatal: 700))
         #expect(seen.count == 700)
         #expect(seen.last == "!fatal 700")
         #expect(source.number == 700, "the reader stops at the error that ends the input")
-        var after = ReadAheadRecordSource(ReadAhead(source), position: source.position)
-        #expect(try after.next() == nil)
     }
 
     @Test func stoppingTheInsertStopsTheReader() {
@@ -104,5 +103,47 @@ struct ReadAheadTests {
         #expect(skipped.count == 2)
         #expect(source.number == 2000, "the caller's source is left where the reader left it")
         #expect(try store.rows("SELECT COUNT(*), MIN(ZNAME), MAX(Z_PK) FROM ZPERSON") == ["1998|n1|1998"])
+    }
+
+    /// `cdstore insert` of files large enough to be read ahead, with a malformed line, a record the model refuses and
+    /// a uniqueness collision: the same output, exit status and store contents as reading on one thread.
+    @Test(arguments: [[String](), ["--skip-invalid"]])
+    func sameAsReadingOnOneThread(_ extra: [String]) throws {
+        let folder = try temporaryDirectory()
+        var lines: [String] = []
+        var csv = ["employeeNumber,firstName,lastName,email,hiredAt"]
+        for n in 1...3000 {
+            let email = n == 2100 ? "not-an-email" : "e\(n)@bench.example"
+            let number = n == 2500 ? 7 : n  // collides with employee 7
+            lines.append(n == 1200 ? "{\"employeeNumber\": 1200, \"firstName\": " :
+                #"{"employeeNumber": \#(number), "firstName": "F\#(n)", "lastName": "L", "email": "\#(email)", "hiredAt": "2020-01-01"}"#)
+            csv.append(n == 1200 ? "1200,F" : "\(number),F\(n),L,\(email),2020-01-01")
+        }
+        let ndjson = folder.appendingPathComponent("e.ndjson")
+        let csvFile = folder.appendingPathComponent("e.csv")
+        try (lines.joined(separator: "\n") + "\n").write(to: ndjson, atomically: true, encoding: .utf8)
+        try (csv.joined(separator: "\n") + "\n").write(to: csvFile, atomically: true, encoding: .utf8)
+        let company = Corpus.schemas.appendingPathComponent("Company.json").path
+        for (file, flag) in [(ndjson, "--nl"), (csvFile, "--csv")] {
+            var results: [ProcessResult] = []
+            var contents: [String] = []
+            for environment in [[:], ["CDSTORE_NO_READ_AHEAD": "1"]] {
+                let store = folder.appendingPathComponent("\(flag)-\(environment.count).sqlite").path
+                results.append(try CLIRunner.run(["insert", "Employee", "--file", file.path, flag, "--store", store,
+                                                  "--model", company, "--quiet"] + extra, environment: environment))
+                // A failed insert into a new store removes the store.
+                guard FileManager.default.fileExists(atPath: store) else { contents.append("no store"); continue }
+                contents.append(try DatabaseQueue(path: store).read { db in
+                    try String.fetchAll(db, sql: "SELECT ZEMPLOYEENUMBER || ' ' || ZFIRSTNAME FROM ZEMPLOYEE ORDER BY Z_PK")
+                }.joined(separator: ","))
+            }
+            #expect(results[0].status == 1, "\(flag) \(extra): \(results[0].stderr)")
+            #expect(results[0].status == results[1].status)
+            #expect(results[0].stdout == results[1].stdout)
+            #expect(results[0].stderr == results[1].stderr)
+            #expect(contents[0] == contents[1])
+            #expect(results[0].stderr.contains(extra.isEmpty ? "record 1200" : "skipped 3 invalid records"),
+                    "\(flag): \(results[0].stderr)")
+        }
     }
 }

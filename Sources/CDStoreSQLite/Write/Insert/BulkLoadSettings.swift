@@ -10,6 +10,8 @@ internal import GRDB
 enum BulkLoadSettings {
     /// Whether inserts read files ahead on a second thread (``ReadAhead``).
     static let readsAhead = switchedOn("CDSTORE_NO_READ_AHEAD")
+    /// Inputs smaller than this are read on the inserting thread: a thread costs more than it saves on them.
+    static let readAheadBytes: Int64 = 64 * 1024
     /// Whether plain model regular expressions are checked without ICU (``PlainPattern``).
     static let plainPatterns = switchedOn("CDSTORE_NO_PLAIN_PATTERN")
     /// Whether an insert enlarges SQLite's page cache for its transaction (``withBulkCache(_:_:)``).
@@ -19,7 +21,7 @@ enum BulkLoadSettings {
     /// random places (a date index, names) stay in memory instead of being read back from the WAL or the file
     /// (`pread64` and WAL frame lookups were a fifth of a graph load). SQLite takes the memory only as pages are
     /// used, and the command stays under the 64 MiB issue 27 allows for any input size.
-    static let cacheKiB = 24 * 1024
+    static let cacheKiB = 20 * 1024
 
     private static func switchedOn(_ offSwitch: String) -> Bool {
         ProcessInfo.processInfo.environment[offSwitch] == nil

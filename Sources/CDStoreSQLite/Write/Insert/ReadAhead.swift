@@ -23,7 +23,7 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
     /// Records per batch: enough that the lock is taken rarely, few enough that the writer starts at once.
     static var batchSize: Int { 256 }
     /// Input bytes after which a batch is handed over early (records of nested graphs are large).
-    static var batchBytes: Int64 { 1 << 20 }
+    static var batchBytes: Int64 { 256 << 10 }
     /// Batches the reader may be ahead by.
     static var capacity: Int { 4 }
 

@@ -31,12 +31,13 @@ extension Store {
     /// `save()`.
     ///
     /// A source that reads a regular file or text in memory (``InputPosition/totalBytes`` known, so reading never
-    /// waits on a pipe) is read ahead on a second thread (``ReadAhead``) while this one converts, checks and writes.
+    /// waits on a pipe) of at least ``BulkLoadSettings/readAheadBytes`` is read ahead on a second thread
+    /// (``ReadAhead``) while this one converts, checks and writes.
     @discardableResult
     package func insert<Source: RecordSource>(from source: inout Source, into entityName: String,
                                               options: InsertOptions = .init()) throws -> InsertSummary {
         let entity = try resolveEntity(entityName)
-        guard source.position.totalBytes != nil, BulkLoadSettings.readsAhead else {
+        guard let size = source.position.totalBytes, size >= BulkLoadSettings.readAheadBytes, BulkLoadSettings.readsAhead else {
             return try insert(reading: &source, into: entity, options: options)
         }
         let reader = ReadAhead(source)
