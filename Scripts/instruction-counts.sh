@@ -57,7 +57,7 @@ for fmt in ndjson csv; do
   rm_store "$work/p.sqlite"
   n=$(count "$cdstore" insert Person --file "$work/people.$fmt" $flag --store "$work/p.sqlite" --model "$people")
   rm_store "$work/floor.sqlite"
-  "$cdstore" count Person --store "$work/floor.sqlite" --model "$people" >/dev/null
+  "$cdstore" count Person --store "$work/floor.sqlite" --model "$people" >/dev/null 2>&1
   f=$(copy_floor "$work/p.sqlite" "$work/floor.sqlite" ZPERSON)
   report "insert Person $flag ($rows)" "$n" "$f" "$rows"
 done
