@@ -38,7 +38,8 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
     /// Starts reading `source` on a thread of its own.
     init(_ source: Source) {
         self.source = source
-        let thread = Thread { [self] in read() }
+        let work = ThreadWork { [self] in read() }
+        let thread = Thread { work.body() }
         // JSON nests up to 512 levels, read recursively: the stack the main thread has.
         thread.stackSize = 8 << 20
         thread.name = "cdstore-read-ahead"
@@ -115,6 +116,13 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
         condition.broadcast()
         return true
     }
+}
+
+/// What a thread runs, handed to it whole: the closure captures a ``ReadAhead`` of a generic source, which the
+/// reader thread alone uses until ``ReadAhead/finish()`` (its state is guarded by its condition).
+private final class ThreadWork: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }
 
 /// The records a ``ReadAhead`` reads, one at a time, as a ``RecordSource``.
