@@ -16,8 +16,27 @@ struct PlainPattern: Sendable {
         var negated: Bool
         var min: Int
         var max: Int
+        /// The ASCII members of ``ranges``, one bit each (characters 0–63, 64–127): most text is ASCII, and a bit
+        /// test is cheaper than walking the ranges.
+        var asciiLow: UInt64 = 0
+        var asciiHigh: UInt64 = 0
+
+        /// The item with its ASCII bits set from ``ranges``.
+        func withASCIIBits() -> Item {
+            var item = self
+            for range in ranges where range.lowerBound < 128 {
+                for c in range.lowerBound...Swift.min(range.upperBound, 127) {
+                    if c < 64 { item.asciiLow |= 1 << UInt64(c) } else { item.asciiHigh |= 1 << UInt64(c - 64) }
+                }
+            }
+            return item
+        }
 
         func accepts(_ scalar: UInt32) -> Bool {
+            if scalar < 128 {
+                let bits = scalar < 64 ? asciiLow >> UInt64(scalar) : asciiHigh >> UInt64(scalar - 64)
+                return (bits & 1 == 1) != negated
+            }
             var inside = false
             for range in ranges where range.contains(scalar) {
                 inside = true
@@ -75,7 +94,7 @@ struct PlainPattern: Sendable {
                 // A quantifier followed by `?` (lazy), `+` (possessive) or another quantifier: not plain.
                 if index < scalars.count, Self.quantifiers.contains(scalars[index]) { return nil }
             }
-            items.append(item)
+            items.append(item.withASCIIBits())
         }
         self.items = items
     }
