@@ -25,6 +25,9 @@ final class AttributeRule: Sendable {
     private let minLength: Int?
     private let maxLength: Int?
     private let regularExpression: NSRegularExpression?
+    /// The same pattern checked without ICU, when it is simple enough (``PlainPattern``): most values never reach
+    /// the regular expression engine.
+    private let plainPattern: PlainPattern?
     /// A pattern the model gives but that does not compile: every string value fails, naming it.
     private let invalidPattern: String?
 
@@ -45,9 +48,11 @@ final class AttributeRule: Sendable {
         if let pattern = attribute.regularExpression {
             regularExpression = regularExpressions[pattern]
             invalidPattern = regularExpression == nil ? pattern : nil
+            plainPattern = regularExpression == nil || !BulkLoadSettings.plainPatterns ? nil : PlainPattern(pattern)
         } else {
             regularExpression = nil
             invalidPattern = nil
+            plainPattern = nil
         }
     }
 
@@ -77,9 +82,15 @@ final class AttributeRule: Sendable {
                 throw failure("the model's regular expression '\(invalidPattern)' is not valid", code: 1550)
             }
             if let regularExpression {
-                let range = NSRange(s.startIndex..., in: s)
-                let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
-                guard let match, match.range == range else {
+                let matches: Bool
+                if let plain = plainPattern?.matches(s) {
+                    matches = plain
+                } else {
+                    let range = NSRange(s.startIndex..., in: s)
+                    let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
+                    matches = match?.range == range
+                }
+                guard matches else {
                     throw failure("'\(s)' does not match the regular expression '\(pattern!)'", code: 1680)
                 }
             }
