@@ -49,7 +49,7 @@ copy_floor() {  # SOURCE TARGET TABLE…
 }
 report() {  # NAME INSTRUCTIONS FLOOR_INSTRUCTIONS UNITS
   awk -v n="$1" -v i="$2" -v f="$3" -v u="$4" 'BEGIN {
-    printf "%-34s %14d instructions  %8.0f per record  copy floor %8.0f per record  %5.2f×\n", n, i, i / u, f / u, i / f }'
+    printf "%-34s %14.0f instructions  %8.0f per record  copy floor %8.0f per record  %5.2f×\n", n, i, i / u, f / u, i / f }'
 }
 
 for fmt in ndjson csv; do

@@ -25,9 +25,6 @@ final class AttributeRule: Sendable {
     private let minLength: Int?
     private let maxLength: Int?
     private let regularExpression: NSRegularExpression?
-    /// The same pattern checked without ICU, when it is simple enough (``PlainPattern``): most values never reach
-    /// the regular expression engine.
-    private let plainPattern: PlainPattern?
     /// A pattern the model gives but that does not compile: every string value fails, naming it.
     private let invalidPattern: String?
 
@@ -48,11 +45,9 @@ final class AttributeRule: Sendable {
         if let pattern = attribute.regularExpression {
             regularExpression = regularExpressions[pattern]
             invalidPattern = regularExpression == nil ? pattern : nil
-            plainPattern = regularExpression == nil || !BulkLoadSettings.plainPatterns ? nil : PlainPattern(pattern)
         } else {
             regularExpression = nil
             invalidPattern = nil
-            plainPattern = nil
         }
     }
 
@@ -82,15 +77,9 @@ final class AttributeRule: Sendable {
                 throw failure("the model's regular expression '\(invalidPattern)' is not valid", code: 1550)
             }
             if let regularExpression {
-                let matches: Bool
-                if let plain = plainPattern?.matches(s) {
-                    matches = plain
-                } else {
-                    let range = NSRange(s.startIndex..., in: s)
-                    let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
-                    matches = match?.range == range
-                }
-                guard matches else {
+                let range = NSRange(s.startIndex..., in: s)
+                let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
+                guard let match, match.range == range else {
                     throw failure("'\(s)' does not match the regular expression '\(pattern!)'", code: 1680)
                 }
             }

@@ -48,7 +48,7 @@ extension Store {
 
     private func insert(reading source: inout some RecordSource, into entity: Entity,
                         options: InsertOptions) throws -> InsertSummary {
-        return try write { db in try BulkLoadSettings.withBulkCache(db) {
+        return try write { db in
             var inserter = GraphInserter(store: self, db: db, options: options)
             let validation = GraphValidation(store: self, db: db)
             var summary = InsertSummary(inserted: 0, skipped: 0)
@@ -109,7 +109,7 @@ extension Store {
             if summary.inserted >= Self.bulkLoadSize { try refreshStatistics(of: inserter.tables, db: db) }
             summary.ignoredKeys = inserter.ignoredKeys.summary
             return summary
-        } }
+        }
     }
 
     /// From this many records on, an insert refreshes the query planner's statistics of the tables it filled.
