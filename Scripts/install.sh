@@ -15,6 +15,9 @@ configuration=${3:-release}
 install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
   "$prefix/share/fish/vendor_completions.d" "$prefix/share/man/man1"
 install -m 755 "$binary" "$prefix/bin/cdstore"
+# A release binary carries the Swift runtime and Foundation (static) with their debug information: 200 MB, of which
+# the installed copy keeps the symbols (for backtraces) and drops the rest.
+[ "$configuration" = release ] && strip --strip-debug "$prefix/bin/cdstore"
 "$binary" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cdstore"
 "$binary" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cdstore"
 "$binary" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cdstore.fish"
