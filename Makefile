@@ -88,7 +88,7 @@ readme-demo: release
 	@Scripts/readme-demo.py .build/release/cdstore
 
 install: release
-	@Scripts/install.sh .build/release/cdstore $(PREFIX) release
+	@SWIFT_BUILD_FLAGS="$(RELEASE_FLAGS)" Scripts/install.sh .build/release/cdstore $(PREFIX) release
 
 # What `make install` does, with the debug build, under a fresh temporary prefix; then the installed binary runs
 # a command, and the completions and man page must be there.
