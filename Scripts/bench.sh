@@ -8,7 +8,8 @@
 # ROWS (default 1000000) Person rows from ../shared/bench/gen_people.py (model Schemas/People.json); the graph
 # loads use ROWS/50 and ROWS/10 departments with 10 nested employees each from Scripts/gen_graph.py
 # (Schemas/Company.json; GRAPH_DEPARTMENTS="N …" picks other sizes). Loads are also set beside two floors: SQLite
-# copying the finished rows (copy floor) and a plain sqlite3 shell import (plain shell floor).
+# copying the finished rows (copy floor), the same copy row by row (row floor) and a plain sqlite3 shell import
+# (plain shell floor).
 # RUNS (default 3) runs of every measurement, interleaved: run i runs each contender once before run i+1
 # starts, so machine noise hits every contender alike. STARTUP_RUNS (default 50) runs of the start-up check.
 # Reports min and median wall time, rows/s by the median, peak RSS (/usr/bin/time -f %M, the largest of the
@@ -132,7 +133,11 @@ empty_store() {  # STORE: an empty Core Data store for People.json, made by cdst
 #   converts the text; only the date needs converting), one transaction, no CASTs, no ORDER BY, no Z_MAX update;
 # - copy floor: SQLite copying the finished rows (cdstore's own store of the load) from an attached store into an
 #   empty store of the same layout and indexes, `INSERT INTO main.T SELECT * FROM src.T`, one transaction. No
-#   conversion, no parsing: what writing the rows costs SQLite alone.
+#   conversion, no parsing: what writing the rows costs SQLite alone. Into an empty table of the same schema SQLite
+#   takes its transfer optimisation: it copies each record's bytes and index entries without decoding them;
+# - row floor: the same copy with `WHERE 1`, which turns the transfer optimisation off, so SQLite decodes each row
+#   and inserts it through the table and each index as an INSERT of values does: the least any loader binding values
+#   row by row can cost (docs/decisions/0013-bulk-load-speed.md).
 plain_floor_sql=$work/plain-floor.sql
 write_plain_floor_sql() {  # STORE
   local ent; ent=$(sqlite3 "$1" "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'")
@@ -145,15 +150,16 @@ INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZID, ZNAME, ZAGE, ZSALARY, ZACTIVE, ZJO
 COMMIT;
 SQL
 }
-copy_floor_sql() {  # SOURCE_STORE TABLE…: the copy floor's SQL for those tables
+copy_floor_sql() {  # SOURCE_STORE TABLE…: the copy floor's SQL for those tables (ROW_FLOOR=1: the row floor's)
   local src=$1; shift
   printf "ATTACH '%s' AS src; BEGIN;" "$src"
-  for t in "$@"; do printf ' INSERT INTO main.%s SELECT * FROM src.%s;' "$t" "$t"; done
+  for t in "$@"; do printf ' INSERT INTO main.%s SELECT * FROM src.%s%s;' "$t" "$t" "${ROW_FLOOR:+ WHERE 1}"; done
   printf ' COMMIT;'
 }
 # floor_of["OPERATION|CONTENDER"]="FLOOR OPERATION|FLOOR CONTENDER": the extra ratio columns of the report.
-declare -A copy_floor_of=() plain_floor_of=()
+declare -A copy_floor_of=() plain_floor_of=() row_floor_of=()
 copy_floor_who="sqlite3 (ATTACH, INSERT … SELECT *, one transaction)"
+row_floor_who="sqlite3 (ATTACH, INSERT … SELECT * WHERE 1, one transaction)"
 plain_floor_who="sqlite3 (.import CSV, plain INSERT … SELECT)"
 
 # --- 1. loads -----------------------------------------------------------------------------------------------
@@ -163,6 +169,7 @@ write_floor_sql "$work/template.sqlite"
 write_plain_floor_sql "$work/template.sqlite"
 copy_op="copy floor: $rows Person rows into an empty store"
 plain_op="plain shell floor: $rows Person rows"
+row_op="row floor: $rows Person rows into an empty store"
 for ((run = 1; run <= runs; run++)); do
   log "  run $run/$runs"
   for fmt in ndjson csv; do
@@ -176,6 +183,7 @@ for ((run = 1; run <= runs; run++)); do
       sqlite3 "$work/floor-$fmt.sqlite" ".read $floor_sql"
     copy_floor_of["$op|cdstore"]="$copy_op|$copy_floor_who"
     plain_floor_of["$op|cdstore"]="$plain_op|$plain_floor_who"
+    row_floor_of["$op|cdstore"]="$row_op|$row_floor_who"
     if [ "$have_sqlite_utils" = 1 ]; then
       rm_store "$work/su-$fmt.db"
       measure "$op" "sqlite-utils insert $flag (commits every 100 rows)" "$rows" /dev/null \
@@ -188,18 +196,21 @@ for ((run = 1; run <= runs; run++)); do
     empty_store "$work/copy-floor.sqlite"
     measure "$copy_op" "$copy_floor_who" "$rows" /dev/null \
       sqlite3 "$work/copy-floor.sqlite" "$(copy_floor_sql "$work/cd-ndjson.sqlite" ZPERSON)"
+    empty_store "$work/row-floor.sqlite"
+    measure "$row_op" "$row_floor_who" "$rows" /dev/null \
+      sqlite3 "$work/row-floor.sqlite" "$(ROW_FLOOR=1 copy_floor_sql "$work/cd-ndjson.sqlite" ZPERSON)"
   fi
 done
 
 # Consistency: the floor must write the rows cdstore writes.
 check="SELECT COUNT(*), SUM(ZAGE), SUM(ZACTIVE), MIN(ZJOINED), MAX(ZJOINED), printf('%.2f', SUM(ZSALARY)) FROM ZPERSON"
 warnings=()
-for floor in plain-floor copy-floor; do
+for floor in plain-floor copy-floor row-floor; do
   a=$(sqlite3 "$work/cd-ndjson.sqlite" "$check" 2>/dev/null || echo "unreadable")
   b=$(sqlite3 "$work/$floor.sqlite" "$check" 2>/dev/null || echo "unreadable")
   [ "$a" = "$b" ] || warnings+=("WARNING: the $floor: cdstore's store ($a) and the floor's ($b) differ")
 done
-rm_store "$work/plain-floor.sqlite"; rm_store "$work/copy-floor.sqlite"
+rm_store "$work/plain-floor.sqlite"; rm_store "$work/copy-floor.sqlite"; rm_store "$work/row-floor.sqlite"
 for fmt in ndjson csv; do
   a=$(sqlite3 "$work/cd-$fmt.sqlite" "$check" 2>/dev/null || echo "unreadable")
   b=$(sqlite3 "$work/floor-$fmt.sqlite" "$check" 2>/dev/null || echo "unreadable")
@@ -328,8 +339,11 @@ for size in $graph_sizes; do
   json_op="graph load, one JSON document, $objects objects (objects/s)"
   ndjson_op="graph load, NDJSON, $objects objects (objects/s)"
   graph_copy_op="copy floor: the graph's $objects objects into a store with the company"
+  graph_row_op="row floor: the graph's $objects objects into a store with the company"
   copy_floor_of["$json_op|cdstore"]="$graph_copy_op|$copy_floor_who"
   copy_floor_of["$ndjson_op|cdstore"]="$graph_copy_op|$copy_floor_who"
+  row_floor_of["$json_op|cdstore"]="$graph_row_op|$row_floor_who"
+  row_floor_of["$ndjson_op|cdstore"]="$graph_row_op|$row_floor_who"
   for ((run = 1; run <= runs; run++)); do
     log "  run $run/$runs"
     company_store
@@ -346,6 +360,9 @@ for size in $graph_sizes; do
     company_store "$work/graph-floor.sqlite"
     measure "$graph_copy_op" "$copy_floor_who" "$objects" /dev/null \
       sqlite3 "$work/graph-floor.sqlite" "$(copy_floor_sql "$graph_store" ZDEPARTMENT ZEMPLOYEE)"
+    company_store "$work/graph-floor.sqlite"
+    measure "$graph_row_op" "$row_floor_who" "$objects" /dev/null \
+      sqlite3 "$work/graph-floor.sqlite" "$(ROW_FLOOR=1 copy_floor_sql "$graph_store" ZDEPARTMENT ZEMPLOYEE)"
     rm -f "$work/graph.json"
     measure "graph export, one JSON document, $objects objects (objects/s)" cdstore "$(( objects + 1 ))" /dev/null \
       "$cdstore" export --format json --output "$work/graph.json" --store "$graph_store" --model "$company_model"
@@ -392,12 +409,12 @@ report=$work/report.md
   echo
   echo "$rows rows, $runs run$([ "$runs" = 1 ] || echo s) each (interleaved), $(nproc) cores ($cpu), $(date -u '+%Y-%m-%d %H:%M UTC'), cdstore $commit, sqlite3 $(sqlite3 --version | awk '{print $1}'), sqlite-utils $su_version"
   echo
-  echo "| operation | contender | min s | median s | rows/s (by median) | peak RSS MiB | ratio to sqlite3 (median) | × copy floor | × plain shell floor |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| operation | contender | min s | median s | rows/s (by median) | peak RSS MiB | ratio to sqlite3 (median) | × copy floor | × row floor | × plain shell floor |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for key in "${keys[@]}"; do
     op=${key%%|*}; who=${key#*|}
     if [ -n "${failed[$key]:-}" ] || [ -z "${times[$key]// /}" ]; then
-      echo "| $op | $who | failed | failed | failed | failed | failed | — | — |"; continue
+      echo "| $op | $who | failed | failed | failed | failed | failed | — | — | — |"; continue
     fi
     read -r lo med < <(stats "$key")
     n=${amount[$key]}
@@ -411,8 +428,9 @@ report=$work/report.md
         break
       fi
     done
-    printf '| %s | %s | %.3f | %.3f | %s | %s | %s | %s | %s |\n' "$op" "$who" "$lo" "$med" "$per_s" "$mib" "$ratio" \
-      "$(ratio_to "$med" "${copy_floor_of[$key]:-}")" "$(ratio_to "$med" "${plain_floor_of[$key]:-}")"
+    printf '| %s | %s | %.3f | %.3f | %s | %s | %s | %s | %s | %s |\n' "$op" "$who" "$lo" "$med" "$per_s" "$mib" "$ratio" \
+      "$(ratio_to "$med" "${copy_floor_of[$key]:-}")" "$(ratio_to "$med" "${row_floor_of[$key]:-}")" \
+      "$(ratio_to "$med" "${plain_floor_of[$key]:-}")"
   done
   echo
   for who in cdstore sqlite3; do

@@ -7,7 +7,8 @@
 #   ROWS=50000 DEPARTMENTS=5000 Scripts/instruction-counts.sh .build/release/cdstore
 #
 # Prints one line per case: instructions in total (every thread), per record or object, and the same for SQLite
-# copying the rows cdstore wrote into an empty store of the same layout (the copy floor), with the ratio.
+# copying the rows cdstore wrote into an empty store of the same layout (the copy floor) and the same copy row by
+# row (the row floor: `WHERE 1` turns SQLite's transfer optimisation off), with the ratios.
 # CDSTORE_NO_READ_AHEAD=1 in the environment turns off reading ahead on a second thread (counts stay about the
 # same: they add up both threads). Needs valgrind and sqlite3; runs under `nice -n 19`.
 set -euo pipefail
@@ -41,15 +42,16 @@ company_store() {
   "$cdstore" insert Company --json '{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Bench Co"}' \
     --store "$1" --model "$company" >/dev/null
 }
-copy_floor() {  # SOURCE TARGET TABLE…
+copy_floor() {  # SOURCE TARGET TABLE… (ROW_FLOOR=1: with WHERE 1, SQLite's transfer optimisation off)
   local src=$1 target=$2; shift 2
   local sql="ATTACH '$src' AS src; BEGIN;"
-  for t in "$@"; do sql+=" INSERT INTO main.$t SELECT * FROM src.$t;"; done
+  for t in "$@"; do sql+=" INSERT INTO main.$t SELECT * FROM src.$t${ROW_FLOOR:+ WHERE 1};"; done
   count sqlite3 "$target" "$sql COMMIT;"
 }
-report() {  # NAME INSTRUCTIONS FLOOR_INSTRUCTIONS UNITS
-  awk -v n="$1" -v i="$2" -v f="$3" -v u="$4" 'BEGIN {
-    printf "%-34s %14d instructions  %8.0f per record  copy floor %8.0f per record  %5.2f×\n", n, i, i / u, f / u, i / f }'
+report() {  # NAME INSTRUCTIONS COPY_FLOOR_INSTRUCTIONS ROW_FLOOR_INSTRUCTIONS UNITS
+  awk -v n="$1" -v i="$2" -v f="$3" -v r="$4" -v u="$5" 'BEGIN {
+    printf "%-34s %14.0f instructions  %8.0f per record  copy floor %6.0f (%5.2f×)  row floor %6.0f (%5.2f×)\n",
+      n, i, i / u, f / u, i / f, r / u, i / r }'
 }
 
 for fmt in ndjson csv; do
@@ -58,16 +60,20 @@ for fmt in ndjson csv; do
   n=$(count "$cdstore" insert Person --file "$work/people.$fmt" $flag --store "$work/p.sqlite" --model "$people")
   rm_store "$work/floor.sqlite"
   "$cdstore" count Person --store "$work/floor.sqlite" --model "$people" >/dev/null 2>&1
+  cp "$work/floor.sqlite" "$work/rowfloor.sqlite"
   f=$(copy_floor "$work/p.sqlite" "$work/floor.sqlite" ZPERSON)
-  report "insert Person $flag ($rows)" "$n" "$f" "$rows"
+  r=$(ROW_FLOOR=1 copy_floor "$work/p.sqlite" "$work/rowfloor.sqlite" ZPERSON)
+  report "insert Person $flag ($rows)" "$n" "$f" "$r" "$rows"
 done
 
 objects=$(( departments * 11 ))
 company_store "$work/g.sqlite"
 n=$(count "$cdstore" insert Department --file "$work/departments.ndjson" --nl --store "$work/g.sqlite" --model "$company")
 company_store "$work/gfloor.sqlite"
+cp "$work/gfloor.sqlite" "$work/growfloor.sqlite"
 f=$(copy_floor "$work/g.sqlite" "$work/gfloor.sqlite" ZDEPARTMENT ZEMPLOYEE)
-report "graph insert --nl ($objects objects)" "$n" "$f" "$objects"
+r=$(ROW_FLOOR=1 copy_floor "$work/g.sqlite" "$work/growfloor.sqlite" ZDEPARTMENT ZEMPLOYEE)
+report "graph insert --nl ($objects objects)" "$n" "$f" "$r" "$objects"
 
 rm_store "$work/small.sqlite"
 "$cdstore" insert Person --file "$work/small/people.csv" --csv --store "$work/small.sqlite" --model "$people" >/dev/null

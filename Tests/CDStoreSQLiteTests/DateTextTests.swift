@@ -10,12 +10,19 @@ struct DateTextTests {
         ("2024-05-01T12:30:00.250Z", 736_259_400.25), ("2024-05-01T14:30:00+02:00", 736_259_400),
         ("2024-05-01 12:30", 736_259_400), ("1970-01-01", -978_307_200), ("2024-02-29", 730_857_600),
         ("737057646.84", 737_057_646.84),
+        // Every branch of the ISO reader: lower-case separators, a comma fraction, offsets with and without a colon or
+        // minutes, and a fraction longer than 15 digits (read through Double's own parser).
+        ("2024-05-01t12:30:00z", 736_259_400), ("2024-05-01T12:30:00,5Z", 736_259_400.5),
+        ("2024-05-01T07:00:00-0530", 736_259_400), ("2024-05-01T14:30+02", 736_259_400),
+        ("2001-01-01T00:00:00.1234567890123456Z", 0.1234567890123456), ("  2001-01-01  ", 0),
     ])
     func parses(text: String, seconds: Double) {
         #expect(DateParsing.secondsSince2001(text) == seconds)
     }
 
-    @Test(arguments: ["2023-02-29", "2024-13-01", "2024-04-31", "2024-05-01T25:00", "May 1", "2024-05-01Tnoon", ""])
+    @Test(arguments: ["2023-02-29", "2024-13-01", "2024-04-31", "2024-05-01T25:00", "May 1", "2024-05-01Tnoon", "",
+                      "2024-05-01T12:30:00.", "2024-05-01T12:30:00+", "2024-05-01T12:30:00Zx", "2024-05-01T12:3",
+                      "2024-5-01", "2024-05-01T12:30:60.5+02:00x"])
     func refusesWhatIsNotADate(text: String) {
         #expect(DateParsing.secondsSince2001(text) == nil)
     }

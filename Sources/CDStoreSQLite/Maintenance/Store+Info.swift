@@ -84,7 +84,7 @@ extension Store {
             return StoreInfo(
                 path: path, uuid: metadata.uuid, storeType: metadata.plist?["NSStoreType"] as? String,
                 frameworkVersion: metadata.persistenceFrameworkVersion, versionIdentifiers: metadata.versionIdentifiers,
-                hashesVersion: (metadata.plist?["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue,
+                hashesVersion: metadata.integer("NSStoreModelVersionHashesVersion"),
                 journalMode: try fileJournalMode ?? (String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"),
                 autoVacuum: try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0,
                 pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0,

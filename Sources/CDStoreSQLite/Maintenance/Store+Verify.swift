@@ -66,7 +66,7 @@ extension Store {
                 for name in metadata.hashDifferences(from: model) {
                     report(.metadata, name, "the version hash in the metadata differs from the model's")
                 }
-                if (metadata.plist?["NSStoreModelVersionHashesVersion"] as? NSNumber)?.intValue != 3 {
+                if metadata.integer("NSStoreModelVersionHashesVersion") != 3 {
                     report(.metadata, "Z_METADATA", "NSStoreModelVersionHashesVersion is not 3")
                 }
             }

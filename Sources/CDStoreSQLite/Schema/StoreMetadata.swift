@@ -71,7 +71,7 @@ package struct StoreMetadata: @unchecked Sendable {
 
     /// `NSPersistenceFrameworkVersion`: the Core Data build that last wrote the metadata.
     package var persistenceFrameworkVersion: Int? {
-        (plist?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? plist?["NSPersistenceFrameworkVersion"] as? Int
+        integer("NSPersistenceFrameworkVersion")
     }
 
     /// The JSON model an earlier cdstore kept in the store (``cachedModelKey``), if any.
@@ -84,23 +84,34 @@ package struct StoreMetadata: @unchecked Sendable {
         return try BinaryPropertyListWriter.data(try PropertyListValue(foundationObject: plist))
     }
 
-    /// Reads `Z_PLIST` contents (nil for a NULL column).
+    /// Reads `Z_PLIST` contents (nil for a NULL column) with cdstore's own property-list reader (the one fuzzed
+    /// with compiled models), not Foundation's: a damaged store cannot crash the process, and opening a store no
+    /// longer pays for `PropertyListSerialization` and `NSDictionary` bridging (a tenth of `count`'s start-up,
+    /// docs/decisions/0013-bulk-load-speed.md). Values come out as Swift's own types: `Int64`, `Bool`, `Double`,
+    /// `String`, `Data`, `Date`, arrays and dictionaries (read numbers with ``integer(_:)``).
     package static func decode(uuid: String, plist data: Data?) throws -> StoreMetadata {
         guard let data, !data.isEmpty else { return StoreMetadata(uuid: uuid, plist: nil) }
-        var binary = data
-        if !data.starts(with: Array("bplist".utf8)) {
-            // Core Data writes binary; anything else (XML) is read by cdstore's own reader, not Foundation's C parser,
-            // then handed on as binary so the objects below are the ones Foundation makes for a binary plist.
-            do {
-                binary = try BinaryPropertyListWriter.data(try PropertyListReader.read(data))
-            } catch {
-                throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a property list (\(error))")
-            }
+        let value: PropertyListValue
+        do {
+            value = try PropertyListReader.read(data)
+        } catch {
+            throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a property list (\(error))")
         }
-        guard let plist = try PropertyListSerialization.propertyList(from: binary, format: nil) as? [String: Any] else {
+        guard let dictionary = value.dictionaryValue else {
             throw StoreError(.cannotOpen, "Z_METADATA.Z_PLIST is not a dictionary property list")
         }
-        return StoreMetadata(uuid: uuid, plist: plist)
+        return StoreMetadata(uuid: uuid, plist: dictionary.mapValues(\.foundationObject))
+    }
+
+    /// The integer under `key`, however it was stored (a Swift integer as read, an `NSNumber`, a boolean).
+    package func integer(_ key: String) -> Int? {
+        switch plist?[key] {
+        case let n as Int64: return Int(exactly: n)
+        case let n as Int: return n
+        case let b as Bool: return b ? 1 : 0
+        case let n as NSNumber: return n.intValue
+        default: return nil
+        }
     }
 
     /// Entities whose stored hash differs from `model`'s, or that exist on one side only, sorted by name.

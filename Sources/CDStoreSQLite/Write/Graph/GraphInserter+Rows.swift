@@ -64,9 +64,11 @@ extension GraphInserter {
     func checkAgainstWaiting(_ pending: PendingRow) throws {
         for key in pending.plan.mergeKeys {
             guard let slots = key.attributeSlots, slots.allSatisfy({ !pending.row[$0].isNull }) else { continue }
-            for other in waiting where other.plan.layout.table == pending.plan.layout.table {
-                guard let otherSlots = other.plan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots,
-                      zip(slots, otherSlots).allSatisfy({ other.row[$1] == pending.row[$0] }) else { continue }
+            for other in waiting where other.plan === pending.plan || other.plan.layout.table == pending.plan.layout.table {
+                // Rows of the same entity (nearly always) have the same slots: no search through the other's keys.
+                let otherSlots = other.plan === pending.plan ? slots
+                    : other.plan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots
+                guard let otherSlots, zip(slots, otherSlots).allSatisfy({ other.row[$1] == pending.row[$0] }) else { continue }
                 throw refusal(key, plan: pending.plan, row: pending.row, toOnes: [], existing: other.object)
             }
         }
@@ -89,17 +91,5 @@ extension GraphInserter {
         return StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: "
                           + "an object with \(described) already exists (\(store.objectID(existing))); "
                           + "insert with upsert to merge into it", entity: plan.entity.name)
-    }
-}
-
-extension EntityWritePlan.MergeKey {
-    /// The column slots of a key made of attributes only (nil when it includes a relationship or is not stored:
-    /// such keys are checked against the tables alone, as the parent of a waiting row is not known yet).
-    var attributeSlots: [Int]? {
-        guard let parts else { return nil }
-        let slots = parts.compactMap { part -> Int? in
-            if case .attribute(let slot) = part { return slot } else { return nil }
-        }
-        return slots.count == parts.count ? slots : nil
     }
 }

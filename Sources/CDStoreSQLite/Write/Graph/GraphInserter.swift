@@ -275,9 +275,9 @@ struct GraphInserter {
     private mutating func existingObject(_ plan: EntityWritePlan, row: [DatabaseValue],
                                          toOnes: [(RelationshipStorage.Edge, ObjectRef?)],
                                          fields: PlannedFields) throws -> ObjectRef? {
-        keys: for key in plan.mergeKeys {
+        keys: for (number, key) in plan.mergeKeys.enumerated() {
             guard let parts = key.parts else { continue }
-            let statement = try RawStatement(key.sql, db: db)
+            let statement = try plan.mergeStatement(number, db: db)
             for (index, part) in parts.enumerated() {
                 let value: DatabaseValue
                 switch part {

@@ -67,6 +67,21 @@ final class EntityWritePlan {
         let sql: String
         /// Whether a match merges (identity attributes, or constraints under upsert) rather than being refused.
         let merges: Bool
+        /// The column slots of a key made of attributes only (nil when it includes a relationship or is not stored:
+        /// such keys are checked against the tables alone, as the parent of a waiting row is not known yet). Kept,
+        /// not computed: rows waiting for their parent are compared with each new row.
+        let attributeSlots: [Int]?
+
+        init(properties: [String], parts: [Part]?, sql: String, merges: Bool) {
+            self.properties = properties
+            self.parts = parts
+            self.sql = sql
+            self.merges = merges
+            let slots = parts?.compactMap { part -> Int? in
+                if case .attribute(let slot) = part { return slot } else { return nil }
+            }
+            attributeSlots = slots?.count == parts?.count ? slots : nil
+        }
     }
 
     let entity: Entity
@@ -85,6 +100,9 @@ final class EntityWritePlan {
     /// ``insertSQL`` prepared on the connection of the write that uses this plan.
     var insertStatement: RawStatement?
     let mergeKeys: [MergeKey]
+    /// The queries of ``mergeKeys``, by index, prepared on the write's connection when first used: looking a
+    /// statement up by its SQL text once per object showed in the graph load's profile.
+    private var mergeStatements: [Int: RawStatement] = [:]
     /// Composite attributes by name: a record gives one as an object (`"home": {"city": …}`), whose members go to
     /// the element columns (slots named by path, `home.city`, which a record may also give directly).
     let compositeAttributes: [String: Attribute]
@@ -193,6 +211,14 @@ final class EntityWritePlan {
                 + conditions.joined(separator: " AND ") + " LIMIT 1"
             return MergeKey(properties: properties, parts: parts, sql: sql, merges: merges)
         }
+    }
+
+    /// The prepared query of the merge key at `index` in ``mergeKeys``.
+    func mergeStatement(_ index: Int, db: Database) throws -> RawStatement {
+        if let prepared = mergeStatements[index] { return prepared }
+        let prepared = try RawStatement(mergeKeys[index].sql, db: db)
+        mergeStatements[index] = prepared
+        return prepared
     }
 
     /// The attribute and relationship names, for "did you mean" suggestions.

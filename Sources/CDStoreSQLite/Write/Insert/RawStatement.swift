@@ -59,6 +59,20 @@ struct RawStatement {
         }
     }
 
+    /// Runs a query and returns every row's first two integer columns.
+    func pairs() throws -> [(Int64, Int64)] {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var rows: [(Int64, Int64)] = []
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: rows.append((sqlite3_column_int64(handle, 0), sqlite3_column_int64(handle, 1)))
+            case SQLITE_DONE: return rows
+            case let code: throw error(code)
+            }
+        }
+    }
+
     private func error(_ code: Int32) -> DatabaseError {
         let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),

@@ -29,10 +29,25 @@ extension Store {
     ///
     /// Core Data equivalent: `NSEntityDescription.insertNewObject(forEntityName:into:)` for each object, then
     /// `save()`.
+    ///
+    /// A source that reads a regular file or text in memory (``InputPosition/totalBytes`` known, so reading never
+    /// waits on a pipe) of at least ``BulkLoadSettings/readAheadBytes`` is read ahead on a second thread
+    /// (``ReadAhead``) while this one converts, checks and writes.
     @discardableResult
-    package func insert(from source: inout some RecordSource, into entityName: String,
-                       options: InsertOptions = .init()) throws -> InsertSummary {
+    package func insert<Source: RecordSource>(from source: inout Source, into entityName: String,
+                                              options: InsertOptions = .init()) throws -> InsertSummary {
         let entity = try resolveEntity(entityName)
+        guard let size = source.position.totalBytes, size >= BulkLoadSettings.readAheadBytes, BulkLoadSettings.readsAhead else {
+            return try insert(reading: &source, into: entity, options: options)
+        }
+        let reader = ReadAhead(source)
+        defer { source = reader.finish() }
+        var ahead = ReadAheadRecordSource(reader, position: source.position)
+        return try insert(reading: &ahead, into: entity, options: options)
+    }
+
+    private func insert(reading source: inout some RecordSource, into entity: Entity,
+                        options: InsertOptions) throws -> InsertSummary {
         return try write { db in
             var inserter = GraphInserter(store: self, db: db, options: options)
             let validation = GraphValidation(store: self, db: db)

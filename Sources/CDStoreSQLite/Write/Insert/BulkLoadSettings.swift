@@ -1,0 +1,17 @@
+import Foundation
+
+/// What a bulk insert changes about how it works, each measured in docs/decisions/0013-bulk-load-speed.md.
+///
+/// Each has an environment switch that turns it off, so that its effect can be measured again with the same binary
+/// (`Scripts/instruction-counts.sh`, `make bench`), as `CDSTORE_NO_STREAMING` does for exports:
+/// `CDSTORE_NO_READ_AHEAD` (read input files on this thread).
+enum BulkLoadSettings {
+    /// Whether inserts read files ahead on a second thread (``ReadAhead``).
+    static let readsAhead = switchedOn("CDSTORE_NO_READ_AHEAD")
+    /// Inputs smaller than this are read on the inserting thread: a thread costs more than it saves on them.
+    static let readAheadBytes: Int64 = 64 * 1024
+
+    private static func switchedOn(_ offSwitch: String) -> Bool {
+        ProcessInfo.processInfo.environment[offSwitch] == nil
+    }
+}

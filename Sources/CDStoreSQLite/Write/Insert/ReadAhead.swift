@@ -1,0 +1,158 @@
+import Foundation
+
+/// Reads the records of a source on a second thread, a bounded number of batches ahead of the insert that consumes
+/// them, so that a bulk load costs about max(parse, write) rather than their sum (issue 27; figures in
+/// docs/decisions/0013-bulk-load-speed.md).
+///
+/// Records, errors and end of input reach the consumer in the order the source gave them, so an insert behaves as
+/// it does reading the source itself: a skippable error is handed over in its place and reading goes on after it,
+/// any other error ends reading. At most ``capacity`` batches are held, so memory stays flat in the input size.
+final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
+    /// A record, or the error reading it gave.
+    enum Item {
+        case record(InputRecord)
+        case failure(any Error)
+    }
+
+    /// Records read together, and how far the input had been read after them.
+    struct Batch {
+        var items: [Item] = []
+        var position = InputPosition(bytesRead: 0, totalBytes: nil)
+    }
+
+    /// Records per batch: enough that the lock is taken rarely, few enough that the writer starts at once.
+    static var batchSize: Int { 256 }
+    /// Input bytes after which a batch is handed over early (records of nested graphs are large).
+    static var batchBytes: Int64 { 256 << 10 }
+    /// Batches the reader may be ahead by.
+    static var capacity: Int { 4 }
+
+    // Guarded by `condition`.
+    private var source: Source
+    private var ready: [Batch] = []
+    private var readerDone = false
+    private var readerExited = false
+    private var stopped = false
+    private let condition = NSCondition()
+
+    /// Starts reading `source` on a thread of its own.
+    init(_ source: Source) {
+        self.source = source
+        let work = ThreadWork { [self] in read() }
+        let thread = Thread { work.body() }
+        // JSON nests up to 512 levels, read recursively: the stack the main thread has.
+        thread.stackSize = 8 << 20
+        thread.name = "cdstore-read-ahead"
+        thread.start()
+    }
+
+    /// The next batch, in input order; nil once the input is exhausted (or reading stopped at an error, which is
+    /// the last item of the last batch).
+    func nextBatch() -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && !readerDone { condition.wait() }
+        guard !ready.isEmpty else { return nil }
+        let batch = ready.removeFirst()
+        condition.broadcast()
+        return batch
+    }
+
+    /// Stops the reader (if it is still reading) and waits for its thread to end; returns the source as the
+    /// reader left it.
+    func finish() -> Source {
+        condition.lock()
+        defer { condition.unlock() }
+        stopped = true
+        ready.removeAll()
+        condition.broadcast()
+        while !readerExited { condition.wait() }
+        return source
+    }
+
+    private func read() {
+        var local: Source
+        condition.lock()
+        local = source
+        condition.unlock()
+        var batch = Batch()
+        batch.items.reserveCapacity(Self.batchSize)
+        var lastHanded = local.position.bytesRead
+        var more = true
+        while more {
+            do {
+                if let record = try local.next() {
+                    batch.items.append(.record(record))
+                } else {
+                    more = false
+                }
+            } catch {
+                batch.items.append(.failure(error))
+                more = (error as? any SkippableRecordError)?.isSkippable ?? false
+            }
+            let position = local.position
+            guard !more || batch.items.count >= Self.batchSize || position.bytesRead - lastHanded >= Self.batchBytes else { continue }
+            lastHanded = position.bytesRead
+            batch.position = position
+            guard hand(batch) else { break }
+            batch = Batch()
+            batch.items.reserveCapacity(Self.batchSize)
+        }
+        condition.lock()
+        source = local
+        readerDone = true
+        readerExited = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Queues `batch`, waiting while ``capacity`` batches are queued; false once the consumer stopped.
+    private func hand(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= Self.capacity && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        ready.append(batch)
+        condition.broadcast()
+        return true
+    }
+}
+
+/// What a thread runs, handed to it whole: the closure captures a ``ReadAhead`` of a generic source, which the
+/// reader thread alone uses until ``ReadAhead/finish()`` (its state is guarded by its condition).
+private final class ThreadWork: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// The records a ``ReadAhead`` reads, one at a time, as a ``RecordSource``.
+struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
+    let reader: ReadAhead<Source>
+    private var batch = ReadAhead<Source>.Batch()
+    private var index = 0
+    private var lastPosition: InputPosition
+
+    init(_ reader: ReadAhead<Source>, position: InputPosition) {
+        self.reader = reader
+        lastPosition = position
+    }
+
+    mutating func next() throws -> InputRecord? {
+        if index == batch.items.count {
+            guard let next = reader.nextBatch() else { return nil }
+            batch = next
+            index = 0
+            lastPosition = next.position
+            if batch.items.isEmpty { return nil }
+        }
+        let item = batch.items[index]
+        index += 1
+        switch item {
+        case .record(let record): return record
+        case .failure(let error): throw error
+        }
+    }
+
+    /// How far the reader had read after the batch being consumed.
+    var position: InputPosition { lastPosition }
+}
