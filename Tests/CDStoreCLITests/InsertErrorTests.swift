@@ -114,11 +114,11 @@ struct InsertErrorTests {
     @Test func uniquenessConstraintNamesConstraintAndValues() throws {
         try expectRejected(["insert", "Checked", "code=a", "name=Bob"],
                            "record 1: entity 'Checked': uniqueness constraint (code) violated: an object with code = 'a' already exists "
-                           + "(x-coredata://<uuid>/Checked/p1); insert with upsert to merge into it", hint: Self.upsertHint)
+                           + "(x-coredata://<uuid>/Checked/p1)", hint: Self.upsertHint)
         // Two new records colliding with each other.
         try expectRejected(["insert", "Checked", "--json", #"[{"code":"x","name":"Bo"},{"code":"x","name":"Cy"}]"#],
                            "record 2 (line 1): entity 'Checked': uniqueness constraint (code) violated: an object with code = 'x' already exists "
-                           + "(x-coredata://<uuid>/Checked/p2); insert with upsert to merge into it", hint: Self.upsertHint)
+                           + "(x-coredata://<uuid>/Checked/p2)", hint: Self.upsertHint)
     }
 
     @Test func abstractEntity() throws {

@@ -113,24 +113,23 @@ struct GraphUniquenessTests {
         let email = errorText { try store.insertJSON("Contractor", #"{"name":"X","email":"ann@x"}"#) } ?? ""
         #expect(email == """
             record 1: entity 'Contractor': uniqueness constraint (email) violated: an object with email = 'ann@x' \
-            already exists (x-coredata://\(store.metadata.uuid)/Employee/p1); insert with upsert to merge into it
+            already exists (x-coredata://\(store.metadata.uuid)/Employee/p1)
             """)
         let number = errorText { try store.insertJSON("Employee", #"{"name":"X","employeeNumber":2}"#) } ?? ""
         #expect(number == """
             record 1: entity 'Employee': uniqueness constraint (employeeNumber) violated: an object with \
-            employeeNumber = 2 already exists (x-coredata://\(store.metadata.uuid)/Employee/p2); insert with upsert to merge \
-            into it
+            employeeNumber = 2 already exists (x-coredata://\(store.metadata.uuid)/Employee/p2)
             """)
         let badge = errorText { try store.insertJSON("Badge", #"{"code":"B1"}"#) } ?? ""
         #expect(badge == """
             record 1: entity 'Badge': uniqueness constraint (code) violated: an object with code = 'B1' already exists \
-            (x-coredata://\(store.metadata.uuid)/Badge/p1); insert with upsert to merge into it
+            (x-coredata://\(store.metadata.uuid)/Badge/p1)
             """)
         // Two new objects colliding with each other in one insert.
         let twice = errorText { try store.insertJSON("Badge", #"[{"code":"N"},{"code":"N"}]"#) } ?? ""
         #expect(twice == """
             record 2: entity 'Badge': uniqueness constraint (code) violated: an object with code = 'N' already exists \
-            (x-coredata://\(store.metadata.uuid)/Badge/p2); insert with upsert to merge into it
+            (x-coredata://\(store.metadata.uuid)/Badge/p2)
             """)
         // The unique index is there too, as Core Data creates it.
         #expect(try store.rows("SELECT sql FROM sqlite_master WHERE name = 'Z_Badge_UNIQUE_code'")
@@ -173,7 +172,7 @@ struct GraphUniquenessTests {
         let duplicate = errorText { try store.insertJSON("Task", "{\"title\":\"a\",\"project\":\"\(apollo)\"}") } ?? ""
         #expect(duplicate == """
             record 1: entity 'Task': uniqueness constraint (project, title) violated: an object with project = p1, \
-            title = 'a' already exists (x-coredata://\(store.metadata.uuid)/Task/p2); insert with upsert to merge into it
+            title = 'a' already exists (x-coredata://\(store.metadata.uuid)/Task/p2)
             """)
         // The same title in another project is fine.
         try store.insertJSON("Project", #"{"title":"Zeus","owner":{"_ref":{"name":"Acme"}},"tasks":[{"title":"a"}]}"#)

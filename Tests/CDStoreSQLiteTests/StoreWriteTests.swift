@@ -95,7 +95,7 @@ struct StoreWriteTests {
         #expect { try store.insert([record([("name", .string("Bob")), ("code", .string("A"))])], into: "Checked") } throws: { error in
             let text = (error as? StoreError)?.description ?? ""
             return text.hasPrefix("record 1: entity 'Checked': uniqueness constraint (code) violated: an object with code = 'A' "
-                                  + "already exists (x-coredata://") && text.hasSuffix("/Checked/p1); insert with upsert to merge into it")
+                                  + "already exists (x-coredata://") && text.hasSuffix("/Checked/p1)")
         }
     }
 

@@ -99,7 +99,7 @@ struct WritePlanTests {
                                  + employee(7) + "," + employee(8) + "," + employee(7) + "]}")
         }
         #expect(message == "record 1: entity 'Employee': uniqueness constraint (employeeNumber) violated: an object with "
-                + "employeeNumber = 7 already exists (\(store.uri("Employee", 1))); insert with upsert to merge into it")
+                + "employeeNumber = 7 already exists (\(store.uri("Employee", 1)))")
         try store.insertJSON("Department", #"{"name": "R&D", "company": {"_ref": {"name": "Acme"}}, "employees": ["#
                              + employee(7) + "," + employee(8) + "]}")
         #expect(try store.rows("SELECT ZEMPLOYEENUMBER, ZDEPARTMENT FROM ZEMPLOYEE ORDER BY Z_PK") == ["7|1", "8|1"])

@@ -53,7 +53,10 @@ import Testing
         #expect(error.code == .constraintViolation)
         #expect(error.coreDataCode == 133021)
         #expect(error.entity == "Employee")
-        #expect(error.message.hasSuffix("; insert with upsert to merge into it"))
+        // The message names no option (the library's `upsert` or the CLI's `--upsert`): `cdstore insert` adds its
+        // own hint by the code.
+        #expect(error.message.hasPrefix("uniqueness constraint (employeeNumber) violated: an object with employeeNumber = 1 already exists (x-coredata://"))
+        #expect(error.message.hasSuffix("/Employee/p1)"))
     }
 
     @Test func unknownNamesSuggestTheNearest() throws {

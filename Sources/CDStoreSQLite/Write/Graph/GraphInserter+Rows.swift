@@ -89,7 +89,7 @@ extension GraphInserter {
             }
         }.joined(separator: ", ")
         return StoreError(.constraintViolation, "uniqueness constraint (\(key.properties.joined(separator: ", "))) violated: "
-                          + "an object with \(described) already exists (\(store.objectID(existing))); "
-                          + "insert with upsert to merge into it", entity: plan.entity.name)
+                          + "an object with \(described) already exists (\(store.objectID(existing)))",
+                          entity: plan.entity.name)
     }
 }
