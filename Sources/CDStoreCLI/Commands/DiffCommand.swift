@@ -98,6 +98,8 @@ struct DiffCommand: ParsableCommand {
         let differs: Bool
         do {
             differs = try compare()
+        } catch let error as DiffSideError {
+            throw ComparisonTrouble(error: error.error, modelFlag: error.modelFlag)
         } catch {
             throw ComparisonTrouble(error: error)
         }
@@ -148,11 +150,20 @@ final class DiffSides {
 
     /// Opens A and B, stores first, so that an export can be read with the other side's model.
     func open(_ pathA: String, model modelA: String?, _ pathB: String, model modelB: String?) throws -> (Store, Store) {
-        let storeA = try isStore(pathA) ? openStore(pathA, model: modelA, side: "A") : nil
-        let storeB = try isStore(pathB) ? openStore(pathB, model: modelB, side: "B") : nil
-        let a = try storeA ?? readExport(pathA, model: modelA, other: storeB, side: "A")
-        let b = try storeB ?? readExport(pathB, model: modelB, other: a, side: "B")
+        let storeA = try isStore(pathA) ? side("A", modelA) { try openStore(pathA, model: modelA, side: "A") } : nil
+        let storeB = try isStore(pathB) ? side("B", modelB) { try openStore(pathB, model: modelB, side: "B") } : nil
+        let a = try storeA ?? side("A", modelA) { try readExport(pathA, model: modelA, other: storeB, side: "A") }
+        let b = try storeB ?? side("B", modelB) { try readExport(pathB, model: modelB, other: a, side: "B") }
         return (a, b)
+    }
+
+    /// Runs `body` for one side; an error says which option gave that side's model when it was not `--model`.
+    private func side(_ name: String, _ modelPath: String?, _ body: () throws -> Store) throws -> Store {
+        do {
+            return try body()
+        } catch {
+            throw DiffSideError(error: error, modelFlag: modelPath == nil ? nil : "--model-\(name.lowercased())")
+        }
     }
 
     func removeTemporaryFiles() {
@@ -205,4 +216,10 @@ final class DiffSides {
         }
         return library.store
     }
+}
+
+/// An error opening one side of a diff, with the option that gave that side's model (nil: `--model` or none).
+struct DiffSideError: Error {
+    var error: Error
+    var modelFlag: String?
 }
