@@ -61,7 +61,8 @@ public enum CommandLineRunner {
     static func report(_ error: Error) -> Int32 {
         if let trouble = error as? ComparisonTrouble {
             guard let status = ExitStatus(for: trouble) else { return report(trouble.error) }
-            Console.error(trouble.message ?? message(of: trouble.error) ?? "\(trouble.error)")
+            Console.error(InputFlags.message(of: trouble.error, modelFlag: trouble.modelFlag) ?? message(of: trouble.error)
+                          ?? "\(trouble.error)")
             return status.rawValue
         }
         if let error = error as? ExitCode { return error.rawValue }
@@ -102,12 +103,6 @@ struct ComparisonTrouble: Error {
     var error: Error
     /// The option that gave the model of the side that failed (`--model-a`, `--model-b`), when it was not `--model`.
     var modelFlag: String?
-
-    /// What `error:` says, with ``modelFlag`` for an error about the model.
-    var message: String? {
-        guard let modelFlag else { return nil }
-        return CDStoreError.describing(error) { $0 == .model ? modelFlag : InputFlags.flag(for: $0) }
-    }
 }
 
 extension ExitStatus {

@@ -31,9 +31,13 @@ enum InputFlags {
     }
 
     /// What `error:` says for an error of the library or its layers, with the option in place of the library's
-    /// label for the input; nil for other errors.
-    static func message(of error: any Error) -> String? {
-        CDStoreError.describing(error, inputAs: flag(for:))
+    /// label for the input; nil for other errors. `modelFlag` names the option that gave the model where it was not
+    /// `--model` (`diff`'s `--model-a`, `--model-b`).
+    static func message(of error: any Error, modelFlag: String? = nil) -> String? {
+        CDStoreError.describing(error) { input in
+            if input == .model, let modelFlag { return modelFlag }
+            return flag(for: input)
+        }
     }
 
     /// A line after the error naming the option that would have avoided it, where the error's kind says which:
