@@ -23,6 +23,22 @@ enum ExactText {
         }
     }
 
+    /// Binds `value` to the 1-based parameter `index`: text with its byte length, blobs as they are (an empty one
+    /// as an empty blob, not NULL). SQLite copies text and blobs (`SQLITE_TRANSIENT`).
+    static func bind(_ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32) {
+        switch value.storage {
+        case .null: sqlite3_bind_null(statement, index)
+        case .int64(let i): sqlite3_bind_int64(statement, index, i)
+        case .double(let d): sqlite3_bind_double(statement, index, d)
+        case .string(let s): bind(s, to: statement, at: index)
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_blob64(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                        UInt64(bytes.count), transient)
+            }
+        }
+    }
+
     /// The value of column `index` (0-based) of the current row of `statement`; TEXT is read with its byte length
     /// (invalid UTF-8 is repaired with U+FFFD, as GRDB does). Other storage classes are read by GRDB.
     static func value(_ statement: SQLiteStatement, at index: Int32) -> DatabaseValue {
@@ -41,16 +57,22 @@ enum ExactText {
 }
 
 extension Statement {
-    /// Sets `values` as the statement's arguments (checked by GRDB), then binds again every string that holds a
-    /// NUL, with its byte length. Run the statement afterwards without arguments (`execute()`,
-    /// `Row.fetchCursor(statement)`), which keeps these bindings.
+    /// Sets `values` as the statement's arguments, each bound exactly (``ExactText/bind(_:to:at:)``). Run the
+    /// statement afterwards without arguments (`execute()`, `Row.fetchCursor(statement)`), which keeps them.
+    ///
+    /// GRDB is told the statement is bound (`setUncheckedArguments` with no values) and the values are bound here:
+    /// building a `StatementArguments` boxes every value, 15k instructions a call, paid once per object by updates,
+    /// merges and `_ref` lookups (docs/decisions/0013-bulk-load-speed.md). A count that does not fit the statement
+    /// goes to GRDB's `setArguments`, for its error.
     func setExactArguments(_ values: [DatabaseValue]) throws {
-        try setArguments(StatementArguments(values))
-        for (offset, value) in values.enumerated() {
-            if case .string(let text) = value.storage, text.utf8.contains(0) {
-                ExactText.bind(text, to: sqliteStatement, at: Int32(offset + 1))
-            }
+        guard values.count == Int(sqlite3_bind_parameter_count(sqliteStatement)) else {
+            try setArguments(StatementArguments(values))
+            return
         }
+        // A step that failed leaves its error for the next reset, which GRDB's would turn into a crash.
+        sqlite3_reset(sqliteStatement)
+        setUncheckedArguments(StatementArguments())
+        for (offset, value) in values.enumerated() { ExactText.bind(value, to: sqliteStatement, at: Int32(offset + 1)) }
     }
 }
 

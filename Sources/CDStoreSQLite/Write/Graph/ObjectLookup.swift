@@ -63,9 +63,9 @@ struct ObjectLookup {
             }
         }
         let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY Z_PK LIMIT \(limit)"
-        // Prepared once per shape: `_ref` lookups repeat the same criteria keys record after record. Bound and read
-        // through SQLite's C interface (a GRDB argument array and rows cost 30k instructions per lookup, once per
-        // record of a graph load); strings bound exactly, so that a key with a NUL inside matches only itself.
+        // Prepared once per shape: `_ref` lookups repeat the same criteria keys record after record. Read through
+        // SQLite's C interface, as the other per-record lookups of inserts are (GRDB rows cost 13k instructions per
+        // lookup); strings bound exactly, so that a key with a NUL inside matches only itself.
         let statement = try RawStatement(sql, db: db)
         for (index, value) in arguments.enumerated() { statement.bind(value, at: Int32(index + 1)) }
         return try statement.pairs().map { ObjectRef(pk: $0.0, entityNumber: Int($0.1)) }

@@ -11,8 +11,6 @@ struct RawStatement {
     let statement: Statement
     let db: Database
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
     init(_ sql: String, db: Database) throws {
         statement = try db.cachedStatement(sql: sql)
         self.db = db
@@ -20,20 +18,9 @@ struct RawStatement {
 
     var sqliteStatement: SQLiteStatement { statement.sqliteStatement }
 
-    /// Binds `value` to the 1-based parameter `index`.
+    /// Binds `value` to the 1-based parameter `index` (``ExactText/bind(_:to:at:)``).
     func bind(_ value: DatabaseValue, at index: Int32) {
-        let handle = statement.sqliteStatement
-        switch value.storage {
-        case .null: sqlite3_bind_null(handle, index)
-        case .int64(let i): sqlite3_bind_int64(handle, index, i)
-        case .double(let d): sqlite3_bind_double(handle, index, d)
-        case .string(let s): ExactText.bind(s, to: handle, at: index)
-        case .blob(let data):
-            data.withUnsafeBytes { bytes in
-                _ = sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                                        UInt64(bytes.count), Self.transient)
-            }
-        }
+        ExactText.bind(value, to: statement.sqliteStatement, at: index)
     }
 
     func bind(_ value: Int64, at index: Int32) {
