@@ -82,8 +82,10 @@ import Testing
         // Refused before anything changed: the store still reads as V2.
         #expect(try nicknames(store, v2).isEmpty == false)
         let fresh = try Self.setUp(customStage: true)
-        #expect(throws: StoreError.self) {
+        #expect {
             try Store.migrate(at: fresh.store, to: try ModelLoader.load(fresh.sources), options: .init(backup: false))
+        } throws: { error in
+            (error as? StoreError)?.code == .modelMismatch
         }
     }
 }
