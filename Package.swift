@@ -11,11 +11,16 @@ import PackageDescription
 //   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
 //   CDStoreServer    — `cdstore serve`: a read-only web face on a store (Hummingbird; CDStore's public API only)
 //   CDStoreCLI       — commands, output formats, the REPL
+// Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server (and the
+// SwiftData reader). Every first protocol-conformance lookup scans all conformance records of the program, so
+// Hummingbird's and swift-syntax's would slow the start of every command; `cdstore` hands `serve`, the REPL and
+// Swift sources over to `cdstore-full` (docs/decisions/0014-lean-program.md).
 let package = Package(
     name: "cdstore",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cdstore", targets: ["cdstore"]),
+        .executable(name: "cdstore-full", targets: ["cdstore-full"]),
         // What apps and scripts import: `import CDStore`.
         .library(name: "CDStore", targets: ["CDStore"]),
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
@@ -63,11 +68,12 @@ let package = Package(
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStore", "CDStoreServer", "CReadline", "CReadlineSupport",
+                "CDStore", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(name: "CDStoreFuzzing", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreIO"]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
+        .executableTarget(name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer"]),
         .target(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),

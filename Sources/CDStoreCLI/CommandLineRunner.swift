@@ -9,24 +9,55 @@ public enum CommandLineRunner {
     static let globalOptions: [String: Bool] = ["--model": true, "--model-version": true, "--store": true, "--read-only": false]
 
     /// Runs `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
-        run(arguments, session: nil)
+    ///
+    /// `server` is the web server of `cdstore serve`, which only `cdstore-full` links and gives. Without it (the
+    /// lean `cdstore`), `serve`, the REPL and a model read from SwiftData sources are handed over to
+    /// `cdstore-full` with the same arguments (``FullProgram``).
+    public static func run(_ arguments: [String], server: (any StoreServing)? = nil) -> Int32 {
+        run(arguments, session: nil, server: server)
     }
 
     /// Runs `arguments` in a REPL `session`, whose open store the command uses when it names the same store.
-    static func run(_ arguments: [String], session: SessionStores?) -> Int32 {
+    static func run(_ arguments: [String], session: SessionStores?, server: (any StoreServing)? = nil) -> Int32 {
         let normalized = moveGlobalOptions(arguments)
+        let handsOver = session == nil && server == nil
         do {
             var command = try CDStoreCommand.parseAsRoot(normalized)
             if let session, var storeCommand = command as? any StoreCommand {
                 storeCommand.storeOptions.session = session
                 command = storeCommand
             }
-            try command.run()
+            if handsOver, let purpose = purposeNeedingFullProgram(command) {
+                try FullProgram.replaceProcess(arguments: arguments, why: purpose)
+            }
+            if let serve = command as? ServeCommand, let server {
+                try serve.serve(with: server)
+            } else {
+                try command.run()
+            }
             return ExitStatus.success.rawValue
         } catch {
+            // Models are loaded before anything is written, so starting again in `cdstore-full` is safe.
+            if handsOver, FullProgram.path != nil, needsSwiftReader(error) {
+                do {
+                    try FullProgram.replaceProcess(arguments: arguments, why: "reading SwiftData sources")
+                } catch {
+                    return report(error)
+                }
+            }
             return report(error)
         }
+    }
+
+    static func needsSwiftReader(_ error: Error) -> Bool { false }  // MERGE-SWIFTDATA: the helper's code
+
+    /// What in `command` only `cdstore-full` can do, in words for the error when it is missing; nil for the
+    /// rest. The REPL goes over only when `cdstore-full` is there: a statement may load Swift sources at any
+    /// time, and then the session cannot start again.
+    private static func purposeNeedingFullProgram(_ command: ParsableCommand) -> String? {
+        if command is ServeCommand { return "cdstore serve" }
+        if command is REPLCommand, FullProgram.path != nil { return "the REPL" }
+        return nil
     }
 
     /// Moves global options written before the subcommand name to after it, where the subcommand parses them:

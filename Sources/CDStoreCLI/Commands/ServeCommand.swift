@@ -1,6 +1,5 @@
 import ArgumentParser
 import CDStore
-import CDStoreServer
 import Foundation
 
 /// `cdstore serve`: browse a store in a web browser, read-only.
@@ -58,7 +57,14 @@ struct ServeCommand: ParsableCommand {
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
     }
 
+    /// Run by the lean `cdstore` (``CommandLineRunner`` hands the command to `cdstore-full` before this),
+    /// and in a REPL session, where a server that runs until Ctrl-C has no place.
     func run() throws {
+        throw CLIError.usage("serve runs until Ctrl-C, so it is not a REPL statement: run `cdstore serve` in a shell")
+    }
+
+    /// Serves the store with `server` (the web server `cdstore-full` links) until SIGINT or SIGTERM.
+    func serve(with server: any StoreServing) throws {
         let environment = ProcessInfo.processInfo.environment
         guard let path = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
@@ -68,15 +74,14 @@ struct ServeCommand: ParsableCommand {
         let opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) },
                                  options: immutable ? [.readOnly, .immutable] : [.readOnly])
         for warning in opened.warnings { Console.warn(warning) }
-        if !BrowseServer.isLoopback(host) {
+        if !server.isLoopback(host) {
             Console.warn("--host \(host) is not a loopback address: anyone who can reach it can read the whole store")
         }
-        let server = BrowseServer(store: opened, host: host, port: port)
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                try await server.run { url in
+                try await server.serve(opened, host: host, port: port) { url in
                     // Unbuffered: a script reads the URL while the server runs.
                     FileHandle.standardOutput.write(Data((url + "\n").utf8))
                 }

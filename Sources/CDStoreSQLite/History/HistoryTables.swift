@@ -59,7 +59,7 @@ struct HistoryTables {
         guard transactionColumns.contains("Z_PK"),
               ["Z_PK", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID"].allSatisfy(changeColumns.contains)
         else { return nil }
-        let hasStrings = try db.tableExists(strings) && (try db.columns(in: strings).contains { $0.name.uppercased() == "ZNAME" })
+        let hasStrings = try db.hasTable(strings) && (try db.columns(in: strings).contains { $0.name.uppercased() == "ZNAME" })
         return HistoryTables(transactionColumns: transactionColumns, changeColumns: changeColumns, hasStrings: hasStrings)
     }
 

@@ -76,10 +76,10 @@ extension Store {
             for row in primaryKeys where (row["Z_ENT"] as Int) >= 16000 {
                 let name: String = row["Z_NAME"] ?? ""
                 let table = "A" + name.uppercased()
-                let rows = try db.tableExists(table) ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 : 0
+                let rows = try db.hasTable(table) ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 : 0
                 history.append((name, row["Z_ENT"], rows))
             }
-            let cacheBytes: Int = try db.tableExists("Z_MODELCACHE")
+            let cacheBytes: Int = try db.hasTable("Z_MODELCACHE")
                 ? try Int.fetchOne(db, sql: "SELECT LENGTH(Z_CONTENT) FROM Z_MODELCACHE LIMIT 1") ?? 0 : 0
             return StoreInfo(
                 path: path, uuid: metadata.uuid, storeType: metadata.plist?["NSStoreType"] as? String,

@@ -86,7 +86,7 @@ extension Store {
                 }
             }
             for table in layout.tables {
-                guard try db.tableExists(table.name) else {
+                guard try db.hasTable(table.name) else {
                     report(.schema, table.name, "the table is missing")
                     continue
                 }

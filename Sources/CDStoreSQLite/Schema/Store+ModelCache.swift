@@ -23,12 +23,12 @@ extension Store {
         do {
             encoded = try ModelCacheEncoder.encode(model, predicates: PredicateArchiver())
         } catch let error as ModelError {
-            if try db.tableExists("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
+            if try db.hasTable("Z_MODELCACHE") { try db.execute(sql: "DELETE FROM Z_MODELCACHE") }
             try metadata.keepJSONModel(model)
             return ["the model cannot be written as Core Data's model cache (\(error)); it is kept in the metadata "
                     + "as cdstore's JSON model instead"]
         }
-        if try !db.tableExists("Z_MODELCACHE") { try db.execute(sql: modelCacheTableSQL) }
+        if try !db.hasTable("Z_MODELCACHE") { try db.execute(sql: modelCacheTableSQL) }
         try db.execute(sql: "DELETE FROM Z_MODELCACHE")
         try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [encoded.data])
         metadata.plist?.removeValue(forKey: StoreMetadata.cachedModelKey)
@@ -37,7 +37,7 @@ extension Store {
 
     /// The `Z_MODELCACHE` content, nil when the store has no such table, no row or an empty one.
     static func modelCacheContent(_ db: Database) throws -> Data? {
-        guard try db.tableExists("Z_MODELCACHE") else { return nil }
+        guard try db.hasTable("Z_MODELCACHE") else { return nil }
         guard let blob = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1"), !blob.isEmpty else {
             return nil
         }

@@ -69,7 +69,7 @@ extension Store {
         let cached: ManagedObjectModel?
         if modelSource == .coreDataCache {
             cached = model
-        } else if try db.tableExists("Z_MODELCACHE"), let blob = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1"),
+        } else if try db.hasTable("Z_MODELCACHE"), let blob = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1"),
                   !blob.isEmpty {
             cached = try? ModelCacheDecoder.decode(blob).model
         } else {

@@ -149,7 +149,7 @@ extension Store {
                                  source: .cdstoreCache)
         }
         let (hasCache, blob): (Bool, Data?) = try database.read { db in
-            guard try db.tableExists("Z_MODELCACHE") else { return (false, nil) }
+            guard try db.hasTable("Z_MODELCACHE") else { return (false, nil) }
             return (true, try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1"))
         }
         guard let blob, !blob.isEmpty else {
@@ -182,7 +182,7 @@ extension Store {
     static func readMetadata(_ database: DatabaseQueue, path: String) throws -> StoreMetadata {
         do {
             return try database.read { db in
-                guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
+                guard try db.hasTable("Z_METADATA"), try db.hasTable("Z_PRIMARYKEY") else {
                     throw StoreError(.cannotOpen, "\(path) is not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)")
                 }
                 guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") else {

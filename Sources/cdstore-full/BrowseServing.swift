@@ -1,0 +1,15 @@
+import CDStore
+import CDStoreCLI
+import CDStoreServer
+
+/// `cdstore serve`'s server: CDStoreServer's ``BrowseServer``.
+struct BrowseServing: StoreServing {
+    func isLoopback(_ host: String) -> Bool {
+        BrowseServer.isLoopback(host)
+    }
+
+    func serve(_ store: CDStore, host: String, port: Int,
+               onListening: @escaping @Sendable (String) -> Void) async throws {
+        try await BrowseServer(store: store, host: host, port: port).run { url in onListening(url) }
+    }
+}
