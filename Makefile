@@ -33,7 +33,9 @@ BENCH_PACKAGES := sqlite3 wrk
 # The library's public declarations (Scripts/public-api.sh): the check fails past this many, or on one without a doc
 # comment. A ratchet at today's count, so the surface only shrinks towards issue 23's 400 (docs/decisions/0001).
 # 397: `update(_:matching:assignments:dryRun:)`, the call `cdstore update` makes (its request type left the bridge).
-PUBLIC_API_LIMIT ?= 397
+# 400: CDStoreSwiftData (`SwiftDataSources`, `install()`; `swiftData(_:version:schema:)` moved there from CDStore) and
+# `CDStoreError.Code.swiftDataUnavailable` (issue 27: SwiftData sources without swift-syntax in CDStore).
+PUBLIC_API_LIMIT ?= 400
 ROWS ?= 1000000
 RUNS ?= 3
 

@@ -8,7 +8,11 @@ import PackageDescription
 //                      predicate layer's printer, as Core Data hashes them)
 //   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
 //   CDStoreIO        — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
+//   CDStoreSwiftSource — SwiftData `@Model` sources read as a model (swift-syntax), beside CDStoreModel: the model
+//                      layer reaches it only through the reader a program installs (SwiftSources), so that
+//                      programs that never read Swift sources do not link swift-syntax (issue 27)
 //   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
+//   CDStoreSwiftData — `import CDStoreSwiftData`: CDStore.Model.swiftData(…) and installing the Swift source reader
 //   CDStoreServer    — `cdstore serve`: a read-only web face on a store (Hummingbird; CDStore's public API only)
 //   CDStoreCLI       — commands, output formats, the REPL
 // Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server (and the
@@ -23,6 +27,8 @@ let package = Package(
         .executable(name: "cdstore-full", targets: ["cdstore-full"]),
         // What apps and scripts import: `import CDStore`.
         .library(name: "CDStore", targets: ["CDStore"]),
+        // SwiftData sources as models: `import CDStoreSwiftData` (brings swift-syntax).
+        .library(name: "CDStoreSwiftData", targets: ["CDStoreSwiftData"]),
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
         // What the libFuzzer targets in Fuzz/ (a package of their own) run: the parsers of untrusted input.
         .library(name: "CDStoreFuzzing", targets: ["CDStoreFuzzing"]),
@@ -48,6 +54,13 @@ let package = Package(
             name: "CDStoreModel",
             dependencies: [
                 "CDStoreJSON", "CDStorePredicate", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        // SwiftData `@Model` sources read as a model (swift-syntax), installed into CDStoreModel's loaders by the
+        // programs that read them: kept out of CDStoreModel so that the others do not link swift-syntax (issue 27).
+        .target(
+            name: "CDStoreSwiftSource",
+            dependencies: [
+                "CDStoreModel",
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ]),
@@ -60,6 +73,7 @@ let package = Package(
             ]),
         .target(name: "CDStoreIO", dependencies: ["CDStoreJSON", "CDStoreSQLite"]),
         .target(name: "CDStore", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO"]),
+        .target(name: "CDStoreSwiftData", dependencies: ["CDStore", "CDStoreModel", "CDStoreSwiftSource"]),
         .target(
             name: "CDStoreServer",
             dependencies: [
@@ -71,19 +85,24 @@ let package = Package(
                 "CDStore", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .target(name: "CDStoreFuzzing", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreIO"]),
+        .target(
+            name: "CDStoreFuzzing",
+            dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreIO", "CDStoreSwiftSource"]),
         .executableTarget(name: "cdstore", dependencies: ["CDStoreCLI"]),
         .executableTarget(name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer"]),
         .target(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),
         .testTarget(name: "CDStoreJSONTests", dependencies: ["CDStoreJSON"]),
-        .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreTestSupport"]),
+        .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreSwiftSource", "CDStoreTestSupport"]),
         .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreSQLiteTests",
-            dependencies: ["CDStoreJSON", "CDStoreSQLite", "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreTestSupport"]),
+            dependencies: [
+                "CDStoreJSON", "CDStoreSQLite", "CDStoreSwiftSource", "CDStoreTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreSwiftData", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreServerTests",
             dependencies: [

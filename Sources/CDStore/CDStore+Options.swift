@@ -41,13 +41,14 @@ extension CDStore {
     /// A string literal is a path: `CDStore(path: p, model: "Schemas/Company.json")`.
     public enum Model: Sendable, ExpressibleByStringLiteral {
         /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`, or SwiftData
-        /// `@Model` sources: a `.swift` file or a folder of them); `version` picks a version of an `.xcdatamodeld`
-        /// other than its current one, or a SwiftData `VersionedSchema` (see ``swiftData(_:version:schema:)``).
+        /// `@Model` sources: a `.swift` file or a folder of them, once `CDStoreSwiftData`'s reader is installed);
+        /// `version` picks a version of an `.xcdatamodeld` other than its current one, or a SwiftData
+        /// `VersionedSchema` (see `swiftData(_:version:schema:)` in `CDStoreSwiftData`).
         case path(String, version: String? = nil)
         /// A model built in code or read elsewhere.
         case model(ManagedObjectModel)
         /// A model one of the library's readers has read already, with what it knows of its file
-        /// (``swiftData(_:version:schema:)`` makes one).
+        /// (`CDStoreSwiftData`'s `swiftData(_:version:schema:)` makes one).
         case read(ReadModel)
 
         /// A path, from a string literal.
@@ -95,8 +96,13 @@ extension CDStore {
 extension CDStore.Model {
     /// A model as one of the library's readers read it: the model with its file, format and version, kept whole
     /// so that a store created with it is laid out as that kind of model needs (a SwiftData model's history
-    /// tables, say). Opaque: make one with ``CDStore/Model/swiftData(_:version:schema:)``.
+    /// tables, say). Opaque: make one with `CDStore.Model.swiftData(_:version:schema:)` (`import CDStoreSwiftData`).
     public struct ReadModel: Sendable {
         let loaded: LoadedModel
+
+        /// Wraps a model a reader of the layers below (or of `CDStoreSwiftData`) read.
+        package init(loaded: LoadedModel) {
+            self.loaded = loaded
+        }
     }
 }

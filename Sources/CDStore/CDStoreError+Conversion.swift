@@ -72,7 +72,12 @@ extension CDStoreError {
 
     /// A model-loading error, with its file, line and column.
     init(_ error: ModelError) {
-        self.init(error.code == .fileNotFound ? .cannotOpen : .invalidModel, error.message, entity: error.entity,
+        let code: Code = switch error.code {
+        case .fileNotFound: .cannotOpen
+        case .swiftSourcesNeedReader: .swiftDataUnavailable
+        default: .invalidModel
+        }
+        self.init(code, error.message, entity: error.entity,
                   property: error.property, line: error.line, column: error.column, file: error.file)
         input = error.input.map(Input.init)
     }

@@ -73,6 +73,12 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let coding = Code(rawValue: "coding")
         /// The model file cannot be read, or is not a model.
         public static let invalidModel = Code(rawValue: "invalidModel")
+        /// The model is SwiftData sources (a `.swift` file or a folder of them) and this program cannot read them: the
+        /// Swift source reader lives in the `CDStoreSwiftData` library, so that programs that never read Swift
+        /// sources do not carry swift-syntax. `import CDStoreSwiftData` and call `SwiftDataSources.install()` once
+        /// before opening stores (`CDStore.Model.swiftData(_:version:schema:)` installs it too). ``file`` is the
+        /// path; nothing was read or written.
+        public static let swiftDataUnavailable = Code(rawValue: "swiftDataUnavailable")
         /// The store file is missing, unreadable, or not a Core Data SQLite store.
         public static let cannotOpen = Code(rawValue: "cannotOpen")
         /// The store was saved with another model (Core Data's 134100,

@@ -2,6 +2,7 @@ import CDStoreIO
 import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
+import CDStoreSwiftSource
 import Foundation
 
 /// What each libFuzzer target in `Fuzz/` does with one input: the project's parsers of untrusted input, reached

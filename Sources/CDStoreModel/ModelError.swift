@@ -27,6 +27,9 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformedSwift
         /// A `@Model` property has a type SwiftData cannot store, or the sources name a type they do not declare.
         case unsupportedSwiftType
+        /// The path is SwiftData sources and no Swift source reader is installed (``SwiftSources``): the program
+        /// does not link the parser. Thrown before anything is read or written.
+        case swiftSourcesNeedReader
     }
 
     /// What kind of failure this is.

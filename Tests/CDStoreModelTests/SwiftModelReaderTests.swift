@@ -1,4 +1,5 @@
 import CDStoreModel
+import CDStoreSwiftSource
 import CDStoreTestSupport
 import Foundation
 import Testing
@@ -6,6 +7,9 @@ import Testing
 /// SwiftData `@Model` sources read as a model: the corpus apps' sources give the hashes Apple wrote into the
 /// stores they made, and the mapping rules hold on small inline sources.
 @Suite struct SwiftModelReaderTests {
+    /// The Swift source reader these tests read sources with (the model layer has none of its own).
+    init() { SwiftModelReader.install() }
+
     static let swiftData = Corpus.root.appendingPathComponent("swiftdata")
     static let cartKit = swiftData.appendingPathComponent("Karim-ezzedine__CartKit__CartKitSwiftData_v1")
     static let freezeRay = swiftData.appendingPathComponent("TrinsicVentures__FreezeRay__FreezeRayTestApp")

@@ -1,4 +1,5 @@
 import CDStoreModel
+import CDStoreSwiftSource
 import CDStoreTestSupport
 import Foundation
 import Testing
@@ -6,6 +7,9 @@ import Testing
 /// Which schema of SwiftData sources makes the model (`schema`: a literal's declaration or a `VersionedSchema`),
 /// the migration plan's stages as the model carries them, and enums SwiftData cannot store.
 @Suite struct SwiftSchemaChoiceTests {
+    /// The Swift source reader these tests read sources with (the model layer has none of its own).
+    init() { SwiftModelReader.install() }
+
     static let versioned = """
         enum V1: VersionedSchema {
             static var versionIdentifier = Schema.Version(1, 0, 0)

@@ -1,4 +1,5 @@
 import CDStoreModel
+import CDStoreSwiftSource
 import CDStoreTestSupport
 import Foundation
 import Testing
@@ -8,6 +9,9 @@ import Testing
 /// `SchemaMigrationPlan`: version by version through lightweight stages, refused where a custom stage would run
 /// the app's own code.
 @Suite struct SwiftDataMigrationTests {
+    /// The Swift source reader these tests read sources with (the model layer has none of its own).
+    init() { SwiftModelReader.install() }
+
     static func source(customStage: Bool) -> String {
         let last = customStage
             ? "MigrationStage.custom(fromVersion: V2.self, toVersion: V3.self, willMigrate: nil, didMigrate: nil)"

@@ -1,4 +1,5 @@
 import CDStoreModel
+import CDStoreSwiftSource
 import CDStoreTestSupport
 import Foundation
 import GRDB
@@ -8,6 +9,9 @@ import Testing
 /// Stores created from SwiftData `@Model` sources have what the stores SwiftData wrote from the same sources
 /// have: tables, columns, indexes (persistent history included) and the model-describing metadata.
 @Suite struct SwiftDataStoreTests {
+    /// The Swift source reader these tests read sources with (the model layer has none of its own).
+    init() { SwiftModelReader.install() }
+
     static let swiftData = Corpus.root.appendingPathComponent("swiftdata")
 
     func schema(_ path: String) throws -> [String] {

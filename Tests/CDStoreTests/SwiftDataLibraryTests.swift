@@ -1,4 +1,5 @@
 import CDStore
+import CDStoreSwiftData
 import CDStoreTestSupport
 import Foundation
 import Testing
@@ -6,6 +7,9 @@ import Testing
 /// The library with a SwiftData model read from sources: a folder path, or `.swiftData(_:version:schema:)`, and
 /// composite values given and read as dictionaries.
 @Suite struct SwiftDataLibraryTests {
+    /// The Swift source reader these tests read sources with (the model layer has none of its own).
+    init() { SwiftDataSources.install() }
+
     static let source = """
         struct Address: Codable { var street: String; var city: String? }
         enum V1: VersionedSchema {

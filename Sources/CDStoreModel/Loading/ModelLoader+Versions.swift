@@ -48,7 +48,7 @@ extension ModelLoader {
                 return loaded
             }
         case (.swiftSource, _):
-            load = { name in try SwiftModelReader.load(url, version: name) }
+            load = { name in try SwiftSources.load(url, version: name, schema: nil) }
         default:
             return ModelVersions(versions: [current], currentIndex: 0)
         }

@@ -10,7 +10,7 @@ import Foundation
 /// - `X.json`: cdstore's JSON model (`cdstore model compile` writes it).
 /// - `X.momd`: a compiled model folder; `version` picks a `.mom`, else `VersionInfo.plist`'s current version.
 /// - `X.mom`: one compiled model version.
-/// - `X.swift`, or a folder of `.swift` files: SwiftData `@Model` classes (``SwiftModelReader``); `version`
+/// - `X.swift`, or a folder of `.swift` files: SwiftData `@Model` classes (read by the installed ``SwiftSources`` reader); `version`
 ///   picks a `VersionedSchema` by type name or identifier, or a `Schema(…)`/`ModelContainer(for:)` literal by
 ///   the name of the declaration holding it; `schema` picks such a literal or a `VersionedSchema` by name.
 ///
@@ -32,8 +32,8 @@ package enum ModelLoader {
         }
         let ext = url.pathExtension.lowercased()
         if ext == "swift" || (isDirectory.boolValue && !["xcdatamodeld", "xcdatamodel", "momd"].contains(ext)
-                              && SwiftModelReader.isSourceFolder(url)) {
-            return try SwiftModelReader.load(url, version: version, schema: schema)
+                              && SwiftSourceFiles.isSourceFolder(url)) {
+            return try SwiftSources.load(url, version: version, schema: schema)
         }
         if let schema {
             throw ModelError(.unknownVersion, "schema '\(schema)': only SwiftData sources (.swift files) have schemas "

@@ -20,7 +20,7 @@ struct ModelVersionFamily {
             names = destination.availableVersions
             stages = destination.migrationStages
             let sources = destination.file
-            read = { try SwiftModelReader.load(sources, version: $0) }
+            read = { try SwiftSources.load(sources, version: $0, schema: nil) }
         } else {
             return nil
         }

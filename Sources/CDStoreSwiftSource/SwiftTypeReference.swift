@@ -1,3 +1,4 @@
+import CDStoreModel
 import SwiftSyntax
 
 /// A Swift type as written in a `@Model` source, reduced to what SwiftData's mapping looks at: optionality,

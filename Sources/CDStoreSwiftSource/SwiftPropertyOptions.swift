@@ -1,3 +1,4 @@
+import CDStoreModel
 import Foundation
 import SwiftSyntax
 

@@ -1,3 +1,4 @@
+import CDStoreModel
 import SwiftSyntax
 
 /// A place in a Swift source file (1-based line and column).

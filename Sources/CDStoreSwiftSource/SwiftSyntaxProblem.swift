@@ -1,3 +1,4 @@
+import CDStoreModel
 import SwiftSyntax
 
 /// The first syntax error of a parsed file, in words: swift-syntax's parser always returns a tree, marking

@@ -1,3 +1,5 @@
+import CDStoreModel
+
 /// SwiftData's mapping of a property's Swift type to an attribute:
 ///
 /// - `Int`, `Int64`, `UInt`, `UInt64` → Integer 64; `Int32`, `UInt32` → Integer 32; `Int16`, `UInt16`, `Int8`,

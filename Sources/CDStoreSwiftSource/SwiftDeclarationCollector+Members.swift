@@ -1,3 +1,4 @@
+import CDStoreModel
 import SwiftSyntax
 
 /// Reading members: stored properties, macros, `X.self` references and version numbers.

@@ -1,3 +1,4 @@
+import CDStoreModel
 import SwiftSyntax
 
 /// Turns collected `@Model` classes into entities as SwiftData does: one entity per class, named by the

@@ -1,3 +1,5 @@
+import CDStoreModel
+
 /// Links relationship inverses as SwiftData does: an `@Relationship(inverse:)` on either side links both;
 /// otherwise two relationships are each other's inverse when each is the only one of its entity that points at
 /// the other's entity. A relationship only one side declares (CartKit's `items`, with no property back) has no

@@ -1,3 +1,5 @@
+import CDStoreModel
+
 /// Which `@Model` classes make the model, and its version (see ``SwiftModelReader``).
 struct SwiftSchemaChoice {
     var classes: [SwiftModelClass]

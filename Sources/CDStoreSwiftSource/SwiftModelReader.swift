@@ -1,3 +1,4 @@
+import CDStoreModel
 import Foundation
 import SwiftParser
 import SwiftSyntax
@@ -26,7 +27,7 @@ package enum SwiftModelReader {
     ///   what was expected), `unsupportedSwiftType` (a property type SwiftData cannot store, with its name and
     ///   why), `unknownVersion` (`version` or `schema` names nothing in the sources) or `fileNotFound`.
     package static func load(_ url: URL, version: String? = nil, schema: String? = nil) throws -> LoadedModel {
-        let files = try sourceFiles(at: url)
+        let files = try SwiftSourceFiles.list(at: url)
         var sources: [(file: String, text: String)] = []
         for file in files {
             guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -70,31 +71,17 @@ package enum SwiftModelReader {
         written.split(separator: ".").last.map(String.init) ?? written
     }
 
-    /// The `.swift` files at `url`: the file itself, or every one under the folder (hidden folders and
-    /// `.build` skipped), in path order so a model reads the same on every machine.
-    package static func sourceFiles(at url: URL) throws -> [URL] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ModelError(.fileNotFound, "no Swift sources at this path", file: url.path)
-        }
-        guard isDirectory.boolValue else { return [url] }
-        var files: [URL] = []
-        let keys: [URLResourceKey] = [.isDirectoryKey]
-        guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys,
-                                                          options: [.skipsHiddenFiles]) else { return [] }
-        for case let file as URL in walker {
-            if file.lastPathComponent == ".build" || file.pathExtension == "xcdatamodeld" {
-                walker.skipDescendants()
-                continue
-            }
-            if file.pathExtension == "swift" { files.append(file) }
-        }
-        return files.sorted { $0.path < $1.path }
+    /// Makes this reader the one the model loaders use for `.swift` files and folders of them
+    /// (``SwiftSources/install(_:)``); installing again changes nothing.
+    package static func install() {
+        SwiftSources.install(Installed())
     }
 
-    /// Whether the folder at `url` holds any `.swift` file (so the model loader can tell a sources folder).
-    package static func isSourceFolder(_ url: URL) -> Bool {
-        (try? sourceFiles(at: url).isEmpty == false) ?? false
+    /// The reader as ``SwiftSourceReading`` sees it.
+    private struct Installed: SwiftSourceReading {
+        func load(_ url: URL, version: String?, schema: String?) throws -> LoadedModel {
+            try SwiftModelReader.load(url, version: version, schema: schema)
+        }
     }
 }
 

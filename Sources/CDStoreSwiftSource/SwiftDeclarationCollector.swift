@@ -1,3 +1,4 @@
+import CDStoreModel
 import SwiftSyntax
 
 /// Walks one parsed file and collects the declarations SwiftData's schema is made of: `@Model` classes, the

@@ -1,15 +1,21 @@
+import CDStore
 import CDStoreModel
+import CDStoreSwiftSource
 import Foundation
 
 extension CDStore.Model {
     /// A SwiftData model read from Swift sources: a `.swift` file or a folder of them, whose `@Model` classes
     /// (and the Codable structs and enums they use) are parsed, never compiled.
     ///
-    /// A plain path does the same (`CDStore(path: p, model: "App/Models")`); this form also chooses among several
-    /// schemas. `version` picks a `VersionedSchema` by type name (`"SchemaV2"`) or identifier (`"2.0.0"`); the
-    /// latest is the default. `schema` picks, by the name of the declaration holding it, one of several
-    /// `Schema([…])` or `ModelContainer(for: …)` literals, or a `VersionedSchema` by its type name; a name the
-    /// sources do not have is an error listing the names they do.
+    /// A plain path does the same (`CDStore(path: p, model: "App/Models")`) once ``SwiftDataSources/install()``
+    /// has run; this form installs the reader itself and also chooses among several schemas. `version` picks a
+    /// `VersionedSchema` by type name (`"SchemaV2"`) or identifier (`"2.0.0"`); the latest is the default. `schema`
+    /// picks, by the name of the declaration holding it, one of several `Schema([…])` or `ModelContainer(for: …)`
+    /// literals, or a `VersionedSchema` by its type name; a name the sources do not have is an error listing the
+    /// names they do.
+    ///
+    /// It lives in `CDStoreSwiftData` (`import CDStoreSwiftData`) so that programs that never read Swift sources
+    /// do not carry swift-syntax.
     ///
     /// ```swift
     /// let store = try CDStore(path: "Seed.store", model: .swiftData("App/Models", version: "2.0.0"),
@@ -27,8 +33,12 @@ extension CDStore.Model {
     ///
     /// SwiftData equivalent: `Schema([…])` / `Schema(versionedSchema:)` handed to `ModelContainer`.
     public static func swiftData(_ path: String, version: String? = nil, schema: String? = nil) throws -> Self {
-        try CDStoreError.wrapping {
-            .read(ReadModel(loaded: try SwiftModelReader.load(URL(fileURLWithPath: path), version: version, schema: schema)))
+        SwiftDataSources.install()
+        do {
+            return .read(ReadModel(loaded: try SwiftModelReader.load(URL(fileURLWithPath: path), version: version,
+                                                                     schema: schema)))
+        } catch {
+            throw CDStoreError.converting(error)
         }
     }
 }
