@@ -1,7 +1,8 @@
 #!/bin/sh
-# Installs cdstore under a prefix: the binary, completion scripts for bash, zsh and fish, and the man page.
+# Installs cdstore under a prefix: the two programs (cdstore, and cdstore-full beside it, to which cdstore
+# hands `serve`, the REPL and SwiftData sources), completion scripts for bash, zsh and fish, and the man page.
 #
-#   Scripts/install.sh BINARY PREFIX [debug|release]
+#   Scripts/install.sh BINARY PREFIX [debug|release]      (BINARY: the built cdstore; cdstore-full is beside it)
 #
 # The completion scripts come from the binary itself (swift-argument-parser's --generate-completion-script);
 # they call cdstore back for entity and key-path completions. The man page (cdstore.1) is generated from the
@@ -15,13 +16,14 @@ configuration=${3:-release}
 install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
   "$prefix/share/fish/vendor_completions.d" "$prefix/share/man/man1"
 install -m 755 "$binary" "$prefix/bin/cdstore"
+install -m 755 "$(dirname "$binary")/cdstore-full" "$prefix/bin/cdstore-full"
 # A release binary carries the Swift runtime and Foundation (static) with their debug information: 200 MB, of which
 # the installed copy keeps the symbols (for backtraces) and drops the rest.
-[ "$configuration" = release ] && strip --strip-debug "$prefix/bin/cdstore"
+if [ "$configuration" = release ]; then strip --strip-debug "$prefix/bin/cdstore" "$prefix/bin/cdstore-full"; fi
 "$binary" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cdstore"
 "$binary" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cdstore"
 "$binary" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cdstore.fish"
-echo "installed $prefix/bin/cdstore and completions for bash, zsh and fish"
+echo "installed $prefix/bin/cdstore, $prefix/bin/cdstore-full and completions for bash, zsh and fish"
 
 if [ "${MAN:-yes}" = no ]; then exit 0; fi
 # swift-argument-parser's generate-manual tool, run on the installed binary, writes what its generate-manual plugin

@@ -38,7 +38,7 @@ public enum CommandLineRunner {
             return ExitStatus.success.rawValue
         } catch {
             // Models are loaded before anything is written, so starting again in `cdstore-full` is safe.
-            if handsOver, FullProgram.path != nil, needsSwiftReader(error) {
+            if handsOver, FullProgram.path != nil, needsSwiftSourceReader(error) {
                 do {
                     try FullProgram.replaceProcess(arguments: arguments, why: "reading SwiftData sources")
                 } catch {
@@ -49,7 +49,11 @@ public enum CommandLineRunner {
         }
     }
 
-    static func needsSwiftReader(_ error: Error) -> Bool { false }  // MERGE-SWIFTDATA: the helper's code
+    /// Whether `error` says a model is SwiftData sources, which only `cdstore-full` reads.
+    static func needsSwiftSourceReader(_ error: Error) -> Bool {
+        let underlying = (error as? ComparisonTrouble)?.error ?? error
+        return (CDStoreError.converting(underlying) as? CDStoreError)?.code == .swiftDataUnavailable
+    }
 
     /// What in `command` only `cdstore-full` can do, in words for the error when it is missing; nil for the
     /// rest. The REPL goes over only when `cdstore-full` is there: a statement may load Swift sources at any

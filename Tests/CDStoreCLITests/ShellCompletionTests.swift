@@ -49,7 +49,7 @@ import Testing
         let install = try ProcessRunner.run(Corpus.packageRoot.appendingPathComponent("Scripts/install.sh").path,
                                             [CLIRunner.binary, prefix, "debug"], environment: ProcessInfo.processInfo.environment.merging(["MAN": "no"]) { $1 })
         #expect(install.status == 0, "\(install.stderr)")
-        for file in ["bin/cdstore", "share/bash-completion/completions/cdstore", "share/zsh/site-functions/_cdstore",
+        for file in ["bin/cdstore", "bin/cdstore-full", "share/bash-completion/completions/cdstore", "share/zsh/site-functions/_cdstore",
                      "share/fish/vendor_completions.d/cdstore.fish"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) not installed")
         }
@@ -70,6 +70,10 @@ import Testing
                 == ["-salary"])
         #expect(try Self.bashComplete([cdstore, "project", "--store", store, "Employee", "--group-by", "manager.le"],
                                       script: script) == ["manager.level"])
+        // SwiftData sources: the lean program hands the completion to cdstore-full.
+        let sources = folder.appendingPathComponent("Note.swift").path
+        try Data("@Model final class Note {\n    var title: String = \"\"\n}\n".utf8).write(to: URL(fileURLWithPath: sources))
+        #expect(try Self.bashComplete([cdstore, "count", "--model", sources, "N"], script: script) == ["Note"])
         // A store that does not exist completes nothing, and is not created by trying.
         let missing = folder.appendingPathComponent("missing.sqlite").path
         #expect(try Self.bashComplete([cdstore, "fetch", "--store", missing, "E"], script: script).isEmpty)

@@ -46,7 +46,16 @@ enum ShellCompletion {
     static func model(in words: [String]) -> ManagedObjectModel? {
         let environment = ProcessInfo.processInfo.environment
         if let path = value(of: "--model", in: words) ?? environment["CDSTORE_MODEL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            return try? ModelLoader.load(path, version: value(of: "--model-version", in: words)).model
+            do {
+                return try ModelLoader.load(path, version: value(of: "--model-version", in: words)).model
+            } catch {
+                // SwiftData sources: the lean program asks cdstore-full, which prints the same completions.
+                if CommandLineRunner.needsSwiftSourceReader(error) {
+                    try? FullProgram.replaceProcess(arguments: Array(CommandLine.arguments.dropFirst()),
+                                                    why: "completing names from SwiftData sources")
+                }
+                return nil
+            }
         }
         guard let path = value(of: "--store", in: words) ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }),
               FileManager.default.fileExists(atPath: path) else { return nil }

@@ -1,0 +1,95 @@
+import CDStoreTestSupport
+import Foundation
+import Testing
+
+/// The lean `cdstore` and `cdstore-full`: what the lean program leaves out (so that it starts fast, issue 27) and
+/// how it hands `serve`, the REPL and SwiftData sources over (ADR 0014).
+@Suite struct FullProgramTests {
+    static var full: String {
+        URL(fileURLWithPath: CLIRunner.binary).deletingLastPathComponent().appendingPathComponent("cdstore-full").path
+    }
+
+    static let note = "@Model final class Note {\n    var title: String = \"\"\n}\n"
+
+    /// A copy of the lean program alone in a folder, with no `cdstore-full` beside it.
+    static func leanAlone() throws -> String {
+        let folder = try temporaryDirectory()
+        let copy = folder.appendingPathComponent("cdstore").path
+        try FileManager.default.copyItem(atPath: CLIRunner.binary, toPath: copy)
+        return copy
+    }
+
+    @Test func theLeanProgramLinksNeitherTheWebServerNorSwiftSyntax() throws {
+        let lean = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.binary))
+        let full = try Data(contentsOf: URL(fileURLWithPath: Self.full))
+        // Module names as they appear in mangled symbols and metadata of the programs.
+        for module in ["11SwiftSyntax", "11SwiftParser", "15HummingbirdCore"] {
+            #expect(lean.range(of: Data(module.utf8)) == nil, "cdstore links \(module)")
+            #expect(full.range(of: Data(module.utf8)) != nil, "cdstore-full does not link \(module)")
+        }
+    }
+
+    @Test func swiftSourcesAreHandedOverWithTheSameArgumentsAndOutput() throws {
+        let folder = try temporaryDirectory()
+        let model = folder.appendingPathComponent("Note.swift").path
+        try Data(Self.note.utf8).write(to: URL(fileURLWithPath: model))
+        let lean = try CLIRunner.run(["model", "show", model, "--format", "json"])
+        let full = try ProcessRunner.run(Self.full, ["model", "show", model, "--format", "json"])
+        #expect(lean.status == 0)
+        #expect(lean.stderr == "")
+        #expect(lean.stdout == full.stdout)
+        #expect(lean.stdout.contains("\"Note\""))
+    }
+
+    @Test func withoutTheFullProgramSwiftSourcesAreTheLibrarysError() throws {
+        let folder = try temporaryDirectory()
+        let model = folder.appendingPathComponent("Note.swift").path
+        try Data(Self.note.utf8).write(to: URL(fileURLWithPath: model))
+        let result = try ProcessRunner.run(try Self.leanAlone(), ["model", "show", model])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(model): these are SwiftData sources, and this program was built without "
+                + "the Swift source reader (swift-syntax): link CDStoreSwiftData and call SwiftDataSources.install() "
+                + "before loading them\n")
+    }
+
+    @Test func withoutTheFullProgramServeSaysWhatIsMissing() throws {
+        let result = try ProcessRunner.run(try Self.leanAlone(), ["serve", "--store", "/nonexistent.sqlite"])
+        #expect(result.status == 4)
+        #expect(result.stderr == "error: cdstore serve needs cdstore-full, installed beside cdstore; it is not there "
+                + "(make install installs both)\n")
+    }
+
+    @Test func serveIsNotAStatementOfTheREPL() throws {
+        let sandbox = try Sandbox()
+        let result = try CLIRunner.run(["repl", "--store", sandbox.store, "--model", sandbox.model],
+                                       stdin: "serve\ncount Employee\n")
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: line 1: serve runs until Ctrl-C, so it is not a REPL statement: run "
+                + "`cdstore serve` in a shell\n")
+        #expect(result.stdout == "0\n")
+    }
+
+    @Test func serveIsHandedOverAndPrintsItsAddress() throws {
+        let sandbox = try Sandbox()
+        #expect(try CLIRunner.run(["count", "Employee", "--store", sandbox.store, "--model", sandbox.model]).status == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
+        process.arguments = ["serve", "--store", sandbox.store, "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let pid = process.processIdentifier
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("http://127.0.0.1:"))
+        // The same process, now running cdstore-full.
+        let running = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+        #expect(running == "cdstore-full\n")
+    }
+}
