@@ -37,8 +37,9 @@ public enum CommandLineRunner {
             }
             return ExitStatus.success.rawValue
         } catch {
-            // Models are loaded before anything is written, so starting again in `cdstore-full` is safe.
-            if handsOver, FullProgram.path != nil, needsSwiftSourceReader(error) {
+            // Models are loaded before anything is written, so starting again in `cdstore-full` is safe. Without
+            // it, the error names the missing program rather than the library's remedy (a programmer's).
+            if handsOver, needsSwiftSourceReader(error) {
                 do {
                     try FullProgram.replaceProcess(arguments: arguments, why: "reading SwiftData sources")
                 } catch {

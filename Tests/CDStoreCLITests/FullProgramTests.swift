@@ -49,15 +49,14 @@ import Testing
         #expect(lean.stdout.contains("\"Note\""))
     }
 
-    @Test func withoutTheFullProgramSwiftSourcesAreTheLibrarysError() throws {
+    @Test func withoutTheFullProgramSwiftSourcesSayWhatIsMissing() throws {
         let folder = try temporaryDirectory()
         let model = folder.appendingPathComponent("Note.swift").path
         try Data(Self.note.utf8).write(to: URL(fileURLWithPath: model))
         let result = try ProcessRunner.run(try Self.leanAlone(), ["model", "show", model])
-        #expect(result.status == 1)
-        #expect(result.stderr == "error: \(model): these are SwiftData sources, and this program was built without "
-                + "the Swift source reader (swift-syntax): link CDStoreSwiftData and call SwiftDataSources.install() "
-                + "before loading them\n")
+        #expect(result.status == 4)
+        #expect(result.stderr == "error: reading SwiftData sources needs cdstore-full, installed beside cdstore; it is "
+                + "not there (make install installs both)\n")
     }
 
     @Test func withoutTheFullProgramServeSaysWhatIsMissing() throws {
