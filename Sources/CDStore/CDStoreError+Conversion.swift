@@ -32,8 +32,8 @@ extension CDStoreError {
         }
     }
 
-    /// Runs `body`, converting the errors of the layers below.
-    static func wrapping<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, converting the errors of the layers below (also for `CDStoreSwiftData`).
+    package static func wrapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {

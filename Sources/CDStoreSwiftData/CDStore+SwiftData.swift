@@ -34,11 +34,8 @@ extension CDStore.Model {
     /// SwiftData equivalent: `Schema([…])` / `Schema(versionedSchema:)` handed to `ModelContainer`.
     public static func swiftData(_ path: String, version: String? = nil, schema: String? = nil) throws -> Self {
         SwiftDataSources.install()
-        do {
-            return .read(ReadModel(loaded: try SwiftModelReader.load(URL(fileURLWithPath: path), version: version,
-                                                                     schema: schema)))
-        } catch {
-            throw CDStoreError.converting(error)
+        return try CDStoreError.wrapping {
+            .read(ReadModel(loaded: try SwiftModelReader.load(URL(fileURLWithPath: path), version: version, schema: schema)))
         }
     }
 }
