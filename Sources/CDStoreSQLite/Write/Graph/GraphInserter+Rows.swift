@@ -7,15 +7,15 @@ struct PendingRow {
     let plan: EntityWritePlan
     let object: ObjectRef
     let row: [DatabaseValue]
-    /// The input, for constraint messages.
-    let inputs: PlannedFields
+    /// The input, for constraint messages; nil for a prepared row (its stored values stand in for it).
+    let inputs: PlannedFields?
     /// Targets of the to-ones whose foreign keys the INSERT writes.
     var toOnes: [(EntityWritePlan.DirectToOne, ObjectRef)] = []
     /// For a row waiting for its parent: the to-one that will hold the parent, and the parent's group.
     var parentSlot: EntityWritePlan.DirectToOne?
     var group = 0
 
-    init(plan: EntityWritePlan, object: ObjectRef, row: [DatabaseValue], inputs: PlannedFields) {
+    init(plan: EntityWritePlan, object: ObjectRef, row: [DatabaseValue], inputs: PlannedFields?) {
         self.plan = plan
         self.object = object
         self.row = row
@@ -46,7 +46,7 @@ extension GraphInserter {
             try statement.execute()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout,
-                                         values: pending.inputs.attributeInputs(plan))
+                                         values: (pending.inputs ?? PlannedFields(prepared: pending.row)).attributeInputs(plan))
         }
     }
 

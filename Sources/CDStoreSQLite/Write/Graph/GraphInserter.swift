@@ -24,6 +24,9 @@ struct GraphInserter {
     /// every level of nesting, each tagged with its parent's group. Anything that reads the tables first writes
     /// them (``flushWaiting()``): a `_ref` later in the same record must find them.
     var waiting: [PendingRow] = []
+    /// New objects from prepared rows (``insert(prepared:as:record:line:)``), written together once there are
+    /// ``EntityWritePlan/rowsPerBatch`` of them, and before anything else is inserted (``writePrepared()``).
+    var prepared: [PreparedObject] = []
     /// The last group number handed out.
     private var groups = 0
     /// The plan used last: records of one input are mostly of one entity.
@@ -67,6 +70,7 @@ struct GraphInserter {
     /// parent's foreign key itself instead of an UPDATE writing it afterwards.
     mutating func insert(_ fields: [(String, InputValue)], as requested: Entity, entityName: String?,
                          adoptedBy: (relationship: String, group: Int)? = nil) throws -> ObjectRef {
+        if !prepared.isEmpty { try writePrepared() }
         nesting += 1
         defer { nesting -= 1 }
         guard nesting <= Self.nestingLimit else {

@@ -4,10 +4,13 @@ import Foundation
 ///
 /// Each has an environment switch that turns it off, so that its effect can be measured again with the same binary
 /// (`Scripts/instruction-counts.sh`, `make bench`), as `CDSTORE_NO_STREAMING` does for exports:
-/// `CDSTORE_NO_READ_AHEAD` (read input files on this thread).
+/// `CDSTORE_NO_READ_AHEAD` (read input files on this thread), `CDSTORE_NO_PREPARE_AHEAD` (read ahead, but convert
+/// and check every record on the writing thread).
 enum BulkLoadSettings {
     /// Whether inserts read files ahead on a second thread (``ReadAhead``).
     static let readsAhead = switchedOn("CDSTORE_NO_READ_AHEAD")
+    /// Whether the thread that reads ahead also converts and checks flat records (``RecordPreparer``).
+    static let preparesAhead = switchedOn("CDSTORE_NO_PREPARE_AHEAD")
     /// Inputs smaller than this are read on the inserting thread: a thread costs more than it saves on them.
     static let readAheadBytes: Int64 = 64 * 1024
 

@@ -8,9 +8,10 @@ import Foundation
 /// it does reading the source itself: a skippable error is handed over in its place and reading goes on after it,
 /// any other error ends reading. At most ``capacity`` batches are held, so memory stays flat in the input size.
 final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
-    /// A record, or the error reading it gave.
+    /// A record (as read, or prepared by the ``RecordPreparer``), or the error reading it gave.
     enum Item {
         case record(InputRecord)
+        case prepared(PreparedRow)
         case failure(any Error)
     }
 
@@ -29,15 +30,19 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
 
     // Guarded by `condition`.
     private var source: Source
+    /// Converts and checks records on the reading thread; nil reads them only.
+    private let preparer: RecordPreparer?
     private var ready: [Batch] = []
     private var readerDone = false
     private var readerExited = false
     private var stopped = false
     private let condition = NSCondition()
 
-    /// Starts reading `source` on a thread of its own.
-    init(_ source: Source) {
+    /// Starts reading `source` on a thread of its own; with a `preparer`, the records it can prepare are handed
+    /// over prepared.
+    init(_ source: Source, preparer: RecordPreparer? = nil) {
         self.source = source
+        self.preparer = preparer
         let work = ThreadWork { [self] in read() }
         let thread = Thread { work.body() }
         // JSON nests up to 512 levels, read recursively: the stack the main thread has.
@@ -82,7 +87,11 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
         while more {
             do {
                 if let record = try local.next() {
-                    batch.items.append(.record(record))
+                    if let preparer, let prepared = preparer.prepare(record) {
+                        batch.items.append(.prepared(prepared))
+                    } else {
+                        batch.items.append(.record(record))
+                    }
                 } else {
                     more = false
                 }
@@ -137,7 +146,17 @@ struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
         lastPosition = position
     }
 
+    /// The next record; for a reader without a ``RecordPreparer`` (with one, read ``nextItem()``).
     mutating func next() throws -> InputRecord? {
+        switch try nextItem() {
+        case .record(let record): return record
+        case .prepared: preconditionFailure("a prepared row read as a record: read nextItem()")
+        case nil: return nil
+        }
+    }
+
+    /// The next record, as read or prepared.
+    mutating func nextItem() throws -> SourceItem? {
         if index == batch.items.count {
             guard let next = reader.nextBatch() else { return nil }
             batch = next
@@ -148,7 +167,8 @@ struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
         let item = batch.items[index]
         index += 1
         switch item {
-        case .record(let record): return record
+        case .record(let record): return .record(record)
+        case .prepared(let row): return .prepared(row)
         case .failure(let error): throw error
         }
     }

@@ -38,15 +38,19 @@ extension Store {
                                               options: InsertOptions = .init()) throws -> InsertSummary {
         let entity = try resolveEntity(entityName)
         guard let size = source.position.totalBytes, size >= BulkLoadSettings.readAheadBytes, BulkLoadSettings.readsAhead else {
-            return try insert(reading: &source, into: entity, options: options)
+            return try insert(items: { try source.next().map(SourceItem.record) }, position: { source.position },
+                              into: entity, options: options)
         }
-        let reader = ReadAhead(source)
+        let preparer = BulkLoadSettings.preparesAhead ? try RecordPreparer(entity: entity, store: self, options: options) : nil
+        let reader = ReadAhead(source, preparer: preparer)
         defer { source = reader.finish() }
         var ahead = ReadAheadRecordSource(reader, position: source.position)
-        return try insert(reading: &ahead, into: entity, options: options)
+        return try insert(items: { try ahead.nextItem() }, position: { ahead.position }, into: entity, options: options)
     }
 
-    private func insert(reading source: inout some RecordSource, into entity: Entity,
+    /// Inserts the records `items` gives (nil at the end) in one transaction; `position` tells progress how far
+    /// the input has been read.
+    private func insert(items nextItem: () throws -> SourceItem?, position: () -> InputPosition, into entity: Entity,
                         options: InsertOptions) throws -> InsertSummary {
         return try write { db in
             var inserter = GraphInserter(store: self, db: db, options: options)
@@ -58,14 +62,28 @@ extension Store {
                 options.onSkip?(SkippedRecord(record: number, line: line, reason: reason))
             }
             while true {
-                let record: InputRecord
+                let item: SourceItem
                 do {
-                    guard let next = try source.next() else { break }
-                    record = next
+                    guard let next = try nextItem() else { break }
+                    item = next
                     number += 1
                 } catch let error as SkippableRecordError where options.skipInvalid && error.isSkippable {
                     number += 1
                     skip(error.line, error.message)
+                    continue
+                }
+                let record: InputRecord
+                switch item {
+                case .record(let read):
+                    record = read
+                case .prepared(let prepared):
+                    // Converted and checked on the reading thread (never under skipInvalid): one INSERT.
+                    let object = try inserter.insert(prepared: prepared.row, as: entity, record: number, line: prepared.line)
+                    summary.inserted += 1
+                    options.onInsert?(objectID(object))
+                    if number % 4096 == 0 {
+                        options.progress?(InsertProgress(records: number, input: position(), isFinished: false))
+                    }
                     continue
                 }
                 if options.skipInvalid {
@@ -98,10 +116,11 @@ extension Store {
                     options.onInsert?(objectID(object))
                 }
                 if number % 4096 == 0 {
-                    options.progress?(InsertProgress(records: number, input: source.position, isFinished: false))
+                    options.progress?(InsertProgress(records: number, input: position(), isFinished: false))
                 }
             }
-            options.progress?(InsertProgress(records: number, input: source.position, isFinished: true))
+            try inserter.writePrepared()
+            options.progress?(InsertProgress(records: number, input: position(), isFinished: true))
             if !options.skipInvalid { try validation.validateNew(from: inserter.allocator.first, to: inserter.allocator.next) }
             try validation.validate(inserter.touched)
             try bumpOptimisticLockVersions(inserter.touched, db: db)

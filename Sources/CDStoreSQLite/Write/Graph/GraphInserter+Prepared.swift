@@ -1,0 +1,77 @@
+import CDStoreModel
+internal import GRDB
+
+/// A new object whose row a ``RecordPreparer`` converted and checked, waiting to be written.
+struct PreparedObject {
+    let plan: EntityWritePlan
+    let object: ObjectRef
+    let row: [DatabaseValue]
+    /// Where the record was in the input, for errors.
+    let record: Int
+    let line: Int?
+}
+
+extension GraphInserter {
+    /// Inserts a new object of `entity` from a prepared row: a key now, the row with the next
+    /// ``EntityWritePlan/rowsPerBatch`` - 1 others in one multi-row INSERT. Errors name `record` and `line`.
+    mutating func insert(prepared row: [DatabaseValue], as entity: Entity, record: Int, line: Int?) throws -> ObjectRef {
+        let plan = try plan(for: entity)
+        if !waiting.isEmpty { try flushWaiting() }
+        if let first = prepared.first, first.plan !== plan { try writePrepared() }
+        let object: ObjectRef
+        do {
+            object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
+                               entityNumber: plan.layout.number)
+        } catch let error as StoreError {
+            throw error.at(record: record, line: line)
+        }
+        prepared.append(PreparedObject(plan: plan, object: object, row: row, record: record, line: line))
+        if prepared.count == EntityWritePlan.rowsPerBatch { try writePrepared() }
+        return object
+    }
+
+    /// Writes the prepared rows still waiting: a full batch in one statement, fewer one by one. Anything that
+    /// reads or writes the tables otherwise comes after this.
+    mutating func writePrepared() throws {
+        guard let plan = prepared.first?.plan else { return }
+        defer { prepared.removeAll(keepingCapacity: true) }
+        if prepared.count == EntityWritePlan.rowsPerBatch {
+            let statement = try plan.batchInsert(db: db)
+            var base: Int32 = 0
+            for entry in prepared {
+                statement.bind(entry.object.pk, at: base + 1)
+                statement.bind(Int64(entry.object.entityNumber), at: base + 2)
+                statement.bind(1, at: base + 3)
+                for (index, value) in entry.row.enumerated() { statement.bind(value, at: base + Int32(index + 4)) }
+                for direct in plan.directToOnes.values {
+                    statement.bind(.null, at: base + direct.parameter)
+                    if direct.hasEntityColumn { statement.bind(.null, at: base + direct.parameter + 1) }
+                }
+                base += Int32(plan.parameterCount)
+            }
+            do {
+                try statement.execute()
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                // The rows before the failing one are stored (OR FAIL), and the insert fails with the rollback of
+                // its transaction: the first row not stored, written alone, says what is wrong and where.
+                let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.layout.table) WHERE Z_PK = ?", db: db)
+                for entry in prepared {
+                    stored.bind(entry.object.pk, at: 1)
+                    guard try stored.firstPair() == nil else { continue }
+                    try write(entry, plan: plan)
+                }
+                throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout, values: [:])
+            }
+        }
+        for entry in prepared { try write(entry, plan: plan) }
+    }
+
+    private mutating func write(_ entry: PreparedObject, plan: EntityWritePlan) throws {
+        do {
+            try write(PendingRow(plan: plan, object: entry.object, row: entry.row, inputs: nil))
+        } catch let error as StoreError {
+            throw error.at(record: entry.record, line: entry.line)
+        }
+    }
+}

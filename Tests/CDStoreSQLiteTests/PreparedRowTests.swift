@@ -1,0 +1,192 @@
+import CDStoreJSON
+import CDStoreModel
+import CDStoreTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import CDStoreSQLite
+
+/// Issue 27: flat records are converted and checked on the thread that reads ahead (``RecordPreparer``) and
+/// written 32 to a statement; records it cannot prepare go the general way, in their place. The store, the
+/// errors and their places must be those of reading and writing on one thread.
+@Suite("Prepared rows and multi-row INSERTs")
+struct PreparedRowTests {
+    /// Records given in full, reported as a large file so that the insert reads them ahead.
+    struct ListSource: RecordSource {
+        let records: [InputRecord]
+        private(set) var index = 0
+
+        init(_ records: [InputRecord]) { self.records = records }
+
+        mutating func next() throws -> InputRecord? {
+            guard index < records.count else { return nil }
+            index += 1
+            return records[index - 1]
+        }
+
+        var position: InputPosition { InputPosition(bytesRead: Int64(index), totalBytes: 1 << 30) }
+    }
+
+    /// Person (and its sub-entity Manager) with a to-one team; names at least 2 characters long.
+    static func model() throws -> ManagedObjectModel {
+        try Org.jsonModel(#"""
+            [{"name": "Person", "attributes": [{"name": "name", "type": "String", "minValue": "2"},
+                                               {"name": "age", "type": "Integer 16", "optional": true}],
+              "relationships": [{"name": "team", "destination": "Team", "inverse": "members", "optional": true}]},
+             {"name": "Manager", "parent": "Person", "attributes": [{"name": "level", "type": "Integer 16", "optional": true}]},
+             {"name": "Team", "attributes": [{"name": "title", "type": "String"}],
+              "relationships": [{"name": "members", "destination": "Person", "inverse": "team", "toMany": true}]}]
+            """#)
+    }
+
+    static func person(_ n: Int, name: String? = nil, extra: [(String, InputValue)] = []) -> InputRecord {
+        InputRecord(fields: [("name", .string(name ?? "n\(n)")), ("age", .integer(Int64(n % 90)))] + extra, line: n)
+    }
+
+    @Test func flatRecordsAndOthersKeepInputOrder() throws {
+        let store = try Org.store(try Self.model(), name: "Prepared.sqlite")
+        var expected: [String] = []
+        let records = (1...3000).map { n -> InputRecord in
+            if n % 7 == 0 {
+                expected.append("n\(n)|team")
+                return Self.person(n, extra: [("team", .object([("title", .string("T\(n)"))]))])
+            }
+            if n % 11 == 0 {
+                expected.append("n\(n)|Manager")
+                var record = Self.person(n, extra: [("_entity", .string("Manager")), ("level", .integer(2))])
+                record.entityName = "Manager"
+                return record
+            }
+            expected.append("n\(n)|")
+            return Self.person(n)
+        }
+        var source = ListSource(records)
+        let inserted = Counter()
+        let summary = try store.insert(from: &source, into: "Person", options: InsertOptions(onInsert: { _ in inserted.add() }))
+        #expect(summary == InsertSummary(inserted: 3000, skipped: 0))
+        #expect(inserted.count == 3000)
+        let managerEntity = try #require(store.layout.entity(named: "Manager")).number
+        let rows = try store.rows("""
+            SELECT p.ZNAME, CASE WHEN p.ZTEAM IS NOT NULL THEN 'team' WHEN p.Z_ENT = \(managerEntity) THEN 'Manager' ELSE '' END
+            FROM ZPERSON p ORDER BY p.Z_PK
+            """)
+        #expect(rows == expected, "objects are stored in input order, whichever way each went")
+        #expect(try store.rows("SELECT MIN(Z_PK), MAX(Z_PK), COUNT(*) FROM ZPERSON") == ["1|3000|3000"])
+        #expect(try store.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'") == ["3000"])
+        #expect(try store.rows("SELECT COUNT(*) FROM ZTEAM") == ["\(3000 / 7)"])
+        #expect(try store.rows("SELECT SUM(ZAGE) FROM ZPERSON") == ["\((1...3000).reduce(0) { $0 + $1 % 90 })"])
+    }
+
+    /// A record the model refuses, in the middle of a batch of prepared rows: the error names that record and its
+    /// line, and nothing is stored.
+    @Test(arguments: [40, 2999])
+    func anInvalidRecordIsNamedAndNothingIsStored(_ bad: Int) throws {
+        let store = try Org.store(try Self.model(), name: "PreparedInvalid.sqlite")
+        var source = ListSource((1...3000).map { Self.person($0, name: $0 == bad ? "x" : nil) })
+        let error = try #require(throws: StoreError.self) { try store.insert(from: &source, into: "Person") }
+        #expect(error.record == bad)
+        #expect(error.line == bad)
+        #expect(error.entity == "Person")
+        #expect(error.property == "name")
+        #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON") == ["0"])
+    }
+
+    /// A key that names nothing is not prepared: the general path refuses it, with its suggestion.
+    @Test func anUnknownKeyIsRefusedInItsPlace() throws {
+        let store = try Org.store(try Self.model(), name: "PreparedUnknown.sqlite")
+        var source = ListSource((1...500).map { Self.person($0, extra: $0 == 77 ? [("nmae", .string("?"))] : []) })
+        let error = try #require(throws: StoreError.self) { try store.insert(from: &source, into: "Person") }
+        #expect(error.record == 77)
+        #expect(error.property == "nmae")
+        #expect(error.description.contains("did you mean 'name'"), "\(error)")
+    }
+
+    /// A UNIQUE index another tool added: the multi-row INSERT fails, and the row that broke it is found and named
+    /// (in a full batch, and in the last rows written one by one).
+    @Test(arguments: [40, 2990])
+    func aConstraintInABatchNamesItsRecord(_ duplicate: Int) throws {
+        let store = try Org.store(try Self.model(), name: "PreparedUnique.sqlite")
+        try DatabaseQueue(path: store.path).write { db in
+            try db.execute(sql: "CREATE UNIQUE INDEX byName ON ZPERSON (ZNAME)")
+        }
+        var source = ListSource((1...3000).map { Self.person($0, name: $0 == duplicate ? "n7" : nil) })
+        let error = try #require(throws: StoreError.self) { try store.insert(from: &source, into: "Person") }
+        #expect(error.code == .constraintViolation)
+        #expect(error.record == duplicate)
+        #expect(error.line == duplicate)
+        #expect(error.description.contains("uniqueness constraint (name) violated"), "\(error)")
+        #expect(error.description.contains("n7"), "\(error)")
+        #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON") == ["0"])
+    }
+
+    /// Entities whose records may merge or collide (uniqueness constraints) are looked up one by one, not prepared.
+    @Test func preparerOnlyForFlatEntitiesWithoutLookups() throws {
+        let model = try Org.jsonModel(#"""
+            [{"name": "Tag", "attributes": [{"name": "name", "type": "String"}], "uniquenessConstraints": [["name"]]},
+             {"name": "Note", "attributes": [{"name": "text", "type": "String"}]},
+             {"name": "Shape", "abstract": true, "attributes": [{"name": "name", "type": "String"}]}]
+            """#)
+        let store = try Org.store(model, name: "PreparedWhich.sqlite")
+        let entity = { (name: String) in try #require(model.entity(named: name)) }
+        #expect(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions()) != nil)
+        #expect(try RecordPreparer(entity: try entity("Tag"), store: store, options: InsertOptions()) == nil)
+        #expect(try RecordPreparer(entity: try entity("Shape"), store: store, options: InsertOptions()) == nil)
+        #expect(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions(skipInvalid: true)) == nil)
+    }
+}
+
+extension PreparedRowTests {
+    /// `cdstore insert` of flat records large enough to be read ahead, with a malformed line and a value the model
+    /// refuses: the same output, exit status and store with rows prepared ahead, converted on the writing thread,
+    /// and read on one thread.
+    @Test(arguments: [[String](), ["--skip-invalid"]])
+    func sameAsConvertingOnTheWritingThread(_ extra: [String]) throws {
+        let folder = try temporaryDirectory()
+        var lines: [String] = []
+        var csv = ["id,name,age,salary,active,joined"]
+        for n in 1...3000 {
+            let age = n == 2100 ? "\"abc\"" : "\(n % 90)"
+            lines.append(n == 1200 ? "{\"id\": 1200, \"name\": " :
+                #"{"id": \#(n), "name": "N\#(n)", "age": \#(age), "salary": \#(n).5, "active": true, "joined": "2020-01-02T03:04:05.678Z"}"#)
+            csv.append(n == 1200 ? "1200,N" : "\(n),N\(n),\(n == 2100 ? "abc" : "\(n % 90)"),\(n).5,true,2020-01-02T03:04:05.678Z")
+        }
+        let ndjson = folder.appendingPathComponent("p.ndjson")
+        let csvFile = folder.appendingPathComponent("p.csv")
+        try (lines.joined(separator: "\n") + "\n").write(to: ndjson, atomically: true, encoding: .utf8)
+        try (csv.joined(separator: "\n") + "\n").write(to: csvFile, atomically: true, encoding: .utf8)
+        let people = Corpus.schemas.appendingPathComponent("People.json").path
+        let environments = [[:], ["CDSTORE_NO_PREPARE_AHEAD": "1"], ["CDSTORE_NO_READ_AHEAD": "1"]]
+        for (file, flag) in [(ndjson, "--nl"), (csvFile, "--csv")] {
+            var results: [ProcessResult] = []
+            var contents: [String] = []
+            for (number, environment) in environments.enumerated() {
+                let store = folder.appendingPathComponent("\(flag)-\(number).sqlite").path
+                results.append(try CLIRunner.run(["insert", "Person", "--file", file.path, flag, "--store", store,
+                                                  "--model", people, "--quiet"] + extra, environment: environment))
+                guard FileManager.default.fileExists(atPath: store) else { contents.append("no store"); continue }
+                contents.append(try DatabaseQueue(path: store).read { db in
+                    try String.fetchAll(db, sql: "SELECT Z_PK || ' ' || ZID || ' ' || ZNAME || ' ' || ZAGE || ' ' || ZJOINED FROM ZPERSON ORDER BY Z_PK")
+                }.joined(separator: ","))
+            }
+            // Skipped records make the exit status 1 too, after the others are stored.
+            #expect(results[0].status == 1, "\(flag) \(extra): \(results[0].stderr)")
+            for other in results.dropFirst() {
+                #expect(other.status == results[0].status)
+                #expect(other.stdout == results[0].stdout)
+                #expect(other.stderr == results[0].stderr)
+            }
+            #expect(Set(contents).count == 1, "\(flag) \(extra)")
+            #expect(results[0].stderr.contains(extra.isEmpty ? "record 1200" : "skipped 2 invalid records"),
+                    "\(flag): \(results[0].stderr)")
+            if !extra.isEmpty { #expect(contents[0].split(separator: ",").count == 2998) }
+        }
+    }
+}
+
+/// A count several threads may add to.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}
