@@ -27,6 +27,8 @@ struct GraphInserter {
     /// New objects from prepared rows (``insert(prepared:as:record:line:)``), written together once there are
     /// ``EntityWritePlan/rowsPerBatch`` of them, and before anything else is inserted (``writePrepared()``).
     var prepared: [PreparedObject] = []
+    /// Plain indexes dropped for a bulk load, restored before anything reads through them (``DeferredIndexes``).
+    var deferredIndexes: DeferredIndexes?
     /// The last group number handed out.
     private var groups = 0
     /// The plan used last: records of one input are mostly of one entity.
@@ -165,6 +167,10 @@ struct GraphInserter {
             row.removeAll()
         }
         touch(object)
+        if !toOneTargets.isEmpty || !toManyTargets.isEmpty || (!isNew && !adopted.isEmpty) {
+            // Relationship updates find rows by foreign key.
+            try deferredIndexes?.restore(db: db)
+        }
         do {
             for (edge, target) in toOneTargets {
                 touch(try storage.setToOne(edge, of: object, to: target, db: db))
@@ -242,6 +248,11 @@ struct GraphInserter {
         let destination = model.entity(named: edge.relationship.destination)!
         let name = edge.relationship.name
         let owner = edge.entity.name
+        if let deferredIndexes, let table = store.layout.entity(named: destination.name)?.table {
+            // Anything but a nested new object is a lookup in the destination's table.
+            let isNested = if case .object(let fields) = value { !fields.contains { $0.0 == "_ref" } } else { false }
+            if !isNested { try deferredIndexes.restore(for: table, db: db) }
+        }
         switch value {
         case .object(let fields):
             if let reference = fields.first(where: { $0.0 == "_ref" }) {
@@ -281,6 +292,9 @@ struct GraphInserter {
                                          fields: PlannedFields) throws -> ObjectRef? {
         keys: for (number, key) in plan.mergeKeys.enumerated() {
             guard let parts = key.parts else { continue }
+            if let deferredIndexes, !deferredIndexes.isCovered(plan.layout.table, columns: key.columns) {
+                try deferredIndexes.restore(db: db)
+            }
             let statement = try plan.mergeStatement(number, db: db)
             for (index, part) in parts.enumerated() {
                 let value: DatabaseValue

@@ -64,6 +64,8 @@ final class EntityWritePlan {
         let properties: [String]
         /// Nil when a property of the key is not stored (no key to look up).
         let parts: [Part]?
+        /// The columns the lookup constrains.
+        let columns: Set<String>
         let sql: String
         /// Whether a match merges (identity attributes, or constraints under upsert) rather than being refused.
         let merges: Bool
@@ -72,8 +74,9 @@ final class EntityWritePlan {
         /// not computed: rows waiting for their parent are compared with each new row.
         let attributeSlots: [Int]?
 
-        init(properties: [String], parts: [Part]?, sql: String, merges: Bool) {
+        init(properties: [String], parts: [Part]?, columns: Set<String>, sql: String, merges: Bool) {
             self.properties = properties
+            self.columns = columns
             self.parts = parts
             self.sql = sql
             self.merges = merges
@@ -206,20 +209,23 @@ final class EntityWritePlan {
         mergeKeys = keys.map { properties, merges in
             var parts: [MergeKey.Part]? = []
             var conditions: [String] = []
+            var keyColumns: Set<String> = []
             for property in properties {
                 if let slot = slots[property] ?? nil {
                     parts?.append(.attribute(slot: slot))
                     conditions.append("\(columns[slot].column) = ?")
+                    keyColumns.insert(columns[slot].column)
                 } else if let toOne = layout.toOnes[property] {
                     parts?.append(.toOne(name: property))
                     conditions.append("\(toOne.foreignKey) = ?")
+                    keyColumns.insert(toOne.foreignKey)
                 } else {
                     parts = nil
                 }
             }
             let sql = "SELECT Z_PK, Z_ENT FROM \(layout.table) WHERE Z_ENT BETWEEN \(root.number) AND \(root.subtreeMax) AND "
                 + conditions.joined(separator: " AND ") + " LIMIT 1"
-            return MergeKey(properties: properties, parts: parts, sql: sql, merges: merges)
+            return MergeKey(properties: properties, parts: parts, columns: keyColumns, sql: sql, merges: merges)
         }
     }
 

@@ -39,21 +39,26 @@ extension Store {
         let entity = try resolveEntity(entityName)
         guard let size = source.position.totalBytes, size >= BulkLoadSettings.readAheadBytes, BulkLoadSettings.readsAhead else {
             return try insert(items: { try source.next().map(SourceItem.record) }, position: { source.position },
-                              into: entity, options: options)
+                              into: entity, options: options, isBulk: false)
         }
         let preparer = BulkLoadSettings.preparesAhead ? try RecordPreparer(entity: entity, store: self, options: options) : nil
         let reader = ReadAhead(source, preparer: preparer)
         defer { source = reader.finish() }
         var ahead = ReadAheadRecordSource(reader, position: source.position)
-        return try insert(items: { try ahead.nextItem() }, position: { ahead.position }, into: entity, options: options)
+        return try insert(items: { try ahead.nextItem() }, position: { ahead.position }, into: entity, options: options,
+                          isBulk: size >= BulkLoadSettings.deferredIndexBytes)
     }
 
     /// Inserts the records `items` gives (nil at the end) in one transaction; `position` tells progress how far
-    /// the input has been read.
+    /// the input has been read. A bulk insert builds the plain indexes of tables it starts empty after their rows
+    /// (``DeferredIndexes``; not while skipping invalid records, whose rules are checked record by record).
     private func insert(items nextItem: () throws -> SourceItem?, position: () -> InputPosition, into entity: Entity,
-                        options: InsertOptions) throws -> InsertSummary {
+                        options: InsertOptions, isBulk: Bool) throws -> InsertSummary {
         return try write { db in
             var inserter = GraphInserter(store: self, db: db, options: options)
+            if isBulk && !options.skipInvalid && BulkLoadSettings.defersIndexes {
+                inserter.deferredIndexes = try DeferredIndexes(tables: Set(layout.entities.map(\.table)), db: db)
+            }
             let validation = GraphValidation(store: self, db: db)
             var summary = InsertSummary(inserted: 0, skipped: 0)
             var number = 0
@@ -120,6 +125,7 @@ extension Store {
                 }
             }
             try inserter.writePrepared()
+            try inserter.deferredIndexes?.restore(db: db)
             options.progress?(InsertProgress(records: number, input: position(), isFinished: true))
             if !options.skipInvalid { try validation.validateNew(from: inserter.allocator.first, to: inserter.allocator.next) }
             try validation.validate(inserter.touched)
