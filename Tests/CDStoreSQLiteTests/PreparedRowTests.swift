@@ -119,19 +119,53 @@ struct PreparedRowTests {
         #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON") == ["0"])
     }
 
-    /// Entities whose records may merge or collide (uniqueness constraints) are looked up one by one, not prepared.
-    @Test func preparerOnlyForFlatEntitiesWithoutLookups() throws {
+    /// What the preparer makes of each kind of record: flat rows only for entities with nothing to look up; the
+    /// converted rows of other records' objects; records that need the writing thread as read.
+    @Test func whatThePreparerPrepares() throws {
         let model = try Org.jsonModel(#"""
             [{"name": "Tag", "attributes": [{"name": "name", "type": "String"}], "uniquenessConstraints": [["name"]]},
-             {"name": "Note", "attributes": [{"name": "text", "type": "String"}]},
+             {"name": "Note", "attributes": [{"name": "text", "type": "String"}, {"name": "size", "type": "Integer 16", "optional": true}]},
              {"name": "Shape", "abstract": true, "attributes": [{"name": "name", "type": "String"}]}]
             """#)
         let store = try Org.store(model, name: "PreparedWhich.sqlite")
         let entity = { (name: String) in try #require(model.entity(named: name)) }
-        #expect(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions()) != nil)
-        #expect(try RecordPreparer(entity: try entity("Tag"), store: store, options: InsertOptions()) == nil)
-        #expect(try RecordPreparer(entity: try entity("Shape"), store: store, options: InsertOptions()) == nil)
+        let note = try #require(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions()))
+        let kind = { (item: SourceItem) -> String in
+            switch item {
+            case .record: "record"
+            case .prepared: "flat"
+            case .graph(_, let rows): rows.row == nil ? "graph without row" : "graph"
+            }
+        }
+        #expect(kind(note.prepare(InputRecord(fields: [("text", .string("a"))]))) == "flat")
+        #expect(kind(note.prepare(InputRecord(fields: [("txet", .string("a"))]))) == "record", "a key that names nothing")
+        #expect(kind(note.prepare(InputRecord(fields: [("text", .string("a")), ("size", .string("big"))]))) == "record",
+                "a value that does not convert")
+        let tag = try #require(try RecordPreparer(entity: try entity("Tag"), store: store, options: InsertOptions()))
+        #expect(kind(tag.prepare(InputRecord(fields: [("name", .string("t"))]))) == "graph", "a uniqueness lookup stays with the writer")
+        let shape = try #require(try RecordPreparer(entity: try entity("Shape"), store: store, options: InsertOptions()))
+        #expect(kind(shape.prepare(InputRecord(fields: [("name", .string("s"))]))) == "record", "an abstract entity")
         #expect(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions(skipInvalid: true)) == nil)
+    }
+
+    /// A department's nested employees each get their row; one the model refuses is left to the writing thread.
+    @Test func nestedObjectsArePreparedInTheRecordsShape() throws {
+        let store = try DeferredIndexTests.companyStore("PreparedNested.sqlite")
+        let department = try #require(store.model.entity(named: "Department"))
+        let preparer = try #require(try RecordPreparer(entity: department, store: store, options: InsertOptions()))
+        let record = DeferredIndexTests.department(1, employees: 3, email: { $0 == 102 ? "not-an-email" : "e\($0)@x.example" })
+        guard case .graph(_, let rows) = preparer.prepare(record) else {
+            Issue.record("the department is not prepared")
+            return
+        }
+        #expect(rows.entityName == "Department")
+        #expect(rows.row != nil)
+        #expect(rows.nested.keys.sorted() == ["employees"])
+        #expect(rows.nested("employees", at: 0)?.row != nil)
+        #expect(rows.nested("employees", at: 0)?.entityName == "Employee")
+        #expect(rows.nested("employees", at: 1)?.row == nil, "the refused e-mail is converted again by the writer, which reports it")
+        #expect(rows.nested("employees", at: 2)?.row != nil)
+        #expect(rows.nested("company", at: 0) == nil, "a _ref is a lookup")
     }
 }
 
@@ -180,6 +214,57 @@ extension PreparedRowTests {
                     "\(flag): \(results[0].stderr)")
             if !extra.isEmpty { #expect(contents[0].split(separator: ",").count == 2998) }
         }
+    }
+}
+
+extension PreparedRowTests {
+    /// `cdstore insert` of a graph large enough to be read ahead (and its indexes built afterwards), with a nested
+    /// employee the model refuses and one whose number collides: the same output, status and store whether the
+    /// reading thread converts the objects' rows or not.
+    @Test(arguments: [[String](), ["--skip-invalid"]])
+    func graphSameAsConvertingOnTheWritingThread(_ extra: [String]) throws {
+        let folder = try temporaryDirectory()
+        var lines: [String] = []
+        for d in 1...3000 {
+            let staff = (1...3).map { e -> String in
+                let number = d == 900 && e == 2 ? 301 : d * 10 + e  // collides with an employee of department 30
+                let email = d == 1200 && e == 3 ? "not-an-email" : "e\(number)@x.example"
+                return #"{"employeeNumber": \#(number), "firstName": "F\#(number)", "lastName": "L", "email": "\#(email)", "age": \#(20 + e), "hiredAt": "2020-01-0\#(e)T00:00:00Z"}"#
+            }
+            lines.append(#"{"name": "D\#(d)", "budget": 1000, "company": {"_ref": {"name": "Bench Co"}}, "employees": [\#(staff.joined(separator: ", "))]}"#)
+        }
+        let file = folder.appendingPathComponent("d.ndjson")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try file.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 > 1 << 20, "large enough for the indexes to be built afterwards")
+        let company = Corpus.schemas.appendingPathComponent("Company.json").path
+        let environments = [[:], ["CDSTORE_NO_PREPARE_AHEAD": "1"], ["CDSTORE_NO_READ_AHEAD": "1"], ["CDSTORE_NO_DEFERRED_INDEXES": "1"]]
+        var results: [ProcessResult] = []
+        var contents: [String] = []
+        for (number, environment) in environments.enumerated() {
+            let store = folder.appendingPathComponent("g-\(number).sqlite").path
+            _ = try CLIRunner.run(["insert", "Company", "--json", #"{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Bench Co"}"#,
+                                   "--store", store, "--model", company])
+            results.append(try CLIRunner.run(["insert", "Department", "--file", file.path, "--nl", "--store", store,
+                                              "--model", company, "--quiet"] + extra, environment: environment))
+            contents.append(try DatabaseQueue(path: store).read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT e.Z_PK || ' ' || e.ZEMPLOYEENUMBER || ' ' || e.ZEMAIL || ' ' || e.ZAGE || ' ' || e.ZHIREDAT || ' ' || d.ZNAME
+                    FROM ZEMPLOYEE e JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT ORDER BY e.Z_PK
+                    """) + String.fetchAll(db, sql: "SELECT name || ' ' || sql FROM sqlite_master WHERE type = 'index' ORDER BY name")
+            }.joined(separator: ","))
+        }
+        #expect(results[0].status == 1, "\(extra): \(results[0].stderr)")
+        // The same messages; only the new stores' UUIDs in object IDs differ.
+        let anyUUID = { (text: String) in
+            text.replacingOccurrences(of: #"x-coredata://[0-9A-F-]+/"#, with: "x-coredata://UUID/", options: .regularExpression)
+        }
+        for other in results.dropFirst() {
+            #expect(other.status == results[0].status)
+            #expect(other.stdout == results[0].stdout)
+            #expect(anyUUID(other.stderr) == anyUUID(results[0].stderr))
+        }
+        #expect(Set(contents).count == 1, "\(extra)")
+        #expect(results[0].stderr.contains(extra.isEmpty ? "record 900" : "skipped 2 invalid records"), "\(results[0].stderr)")
     }
 }
 

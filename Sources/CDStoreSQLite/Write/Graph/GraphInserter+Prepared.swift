@@ -17,7 +17,7 @@ extension GraphInserter {
     mutating func insert(prepared row: [DatabaseValue], as entity: Entity, record: Int, line: Int?) throws -> ObjectRef {
         let plan = try plan(for: entity)
         if !waiting.isEmpty { try flushWaiting() }
-        if let first = prepared.first, first.plan !== plan { try writePrepared() }
+        if let first = batch.first, first.plan !== plan { try writePrepared() }
         let object: ObjectRef
         do {
             object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
@@ -25,20 +25,20 @@ extension GraphInserter {
         } catch let error as StoreError {
             throw error.at(record: record, line: line)
         }
-        prepared.append(PreparedObject(plan: plan, object: object, row: row, record: record, line: line))
-        if prepared.count == EntityWritePlan.rowsPerBatch { try writePrepared() }
+        batch.append(PreparedObject(plan: plan, object: object, row: row, record: record, line: line))
+        if batch.count == EntityWritePlan.rowsPerBatch { try writePrepared() }
         return object
     }
 
     /// Writes the prepared rows still waiting: a full batch in one statement, fewer one by one. Anything that
     /// reads or writes the tables otherwise comes after this.
     mutating func writePrepared() throws {
-        guard let plan = prepared.first?.plan else { return }
-        defer { prepared.removeAll(keepingCapacity: true) }
-        if prepared.count == EntityWritePlan.rowsPerBatch {
+        guard let plan = batch.first?.plan else { return }
+        defer { batch.removeAll(keepingCapacity: true) }
+        if batch.count == EntityWritePlan.rowsPerBatch {
             let statement = try plan.batchInsert(db: db)
             var base: Int32 = 0
-            for entry in prepared {
+            for entry in batch {
                 statement.bind(entry.object.pk, at: base + 1)
                 statement.bind(Int64(entry.object.entityNumber), at: base + 2)
                 statement.bind(1, at: base + 3)
@@ -56,7 +56,7 @@ extension GraphInserter {
                 // The rows before the failing one are stored (OR FAIL), and the insert fails with the rollback of
                 // its transaction: the first row not stored, written alone, says what is wrong and where.
                 let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.layout.table) WHERE Z_PK = ?", db: db)
-                for entry in prepared {
+                for entry in batch {
                     stored.bind(entry.object.pk, at: 1)
                     guard try stored.firstPair() == nil else { continue }
                     try write(entry, plan: plan)
@@ -64,7 +64,7 @@ extension GraphInserter {
                 throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout, values: [:])
             }
         }
-        for entry in prepared { try write(entry, plan: plan) }
+        for entry in batch { try write(entry, plan: plan) }
     }
 
     private mutating func write(_ entry: PreparedObject, plan: EntityWritePlan) throws {

@@ -26,7 +26,7 @@ struct GraphInserter {
     var waiting: [PendingRow] = []
     /// New objects from prepared rows (``insert(prepared:as:record:line:)``), written together once there are
     /// ``EntityWritePlan/rowsPerBatch`` of them, and before anything else is inserted (``writePrepared()``).
-    var prepared: [PreparedObject] = []
+    var batch: [PreparedObject] = []
     /// Plain indexes dropped for a bulk load, restored before anything reads through them (``DeferredIndexes``).
     var deferredIndexes: DeferredIndexes?
     /// The last group number handed out.
@@ -70,9 +70,13 @@ struct GraphInserter {
     /// `adoptedBy` names the inverse to-one of a nested object whose parent is not written yet: when the object
     /// needs nothing after its INSERT, the INSERT waits in ``waiting`` for the parent's key, so that it writes the
     /// parent's foreign key itself instead of an UPDATE writing it afterwards.
+    ///
+    /// `prepared` holds the rows a ``RecordPreparer`` converted for this object and those nested in it, used for
+    /// the objects whose entity they were made for.
     mutating func insert(_ fields: [(String, InputValue)], as requested: Entity, entityName: String?,
-                         adoptedBy: (relationship: String, group: Int)? = nil) throws -> ObjectRef {
-        if !prepared.isEmpty { try writePrepared() }
+                         adoptedBy: (relationship: String, group: Int)? = nil,
+                         prepared: PreparedObjectRows? = nil) throws -> ObjectRef {
+        if !batch.isEmpty { try writePrepared() }
         nesting += 1
         defer { nesting -= 1 }
         guard nesting <= Self.nestingLimit else {
@@ -107,13 +111,14 @@ struct GraphInserter {
                 var children: [ObjectRef] = []
                 groups += 1
                 let group = groups
-                for item in items {
+                for (index, item) in items.enumerated() {
+                    let rows = prepared?.nested(relationship.name, at: index)
                     if let inverseName, case .object(let nested) = item,
                        !nested.contains(where: { $0.0 == "_ref" || $0.0 == inverseName }) {
                         children.append(try insert(nested, as: model.entity(named: relationship.destination)!, entityName: nil,
-                                                   adoptedBy: (inverseName, group)))
+                                                   adoptedBy: (inverseName, group), prepared: rows))
                     } else {
-                        targets.append(try resolve(item, edge: edge))
+                        targets.append(try resolve(item, edge: edge, prepared: rows))
                     }
                 }
                 // Nested objects come first in the relationship, as they come first in the input only when the
@@ -126,11 +131,16 @@ struct GraphInserter {
                 }
             } else {
                 if case .null = value { toOneTargets.append((edge, nil)); continue }
-                toOneTargets.append((edge, try resolve(value, edge: edge)))
+                toOneTargets.append((edge, try resolve(value, edge: edge, prepared: prepared?.nested(relationship.name, at: 0))))
             }
         }
 
-        var row = try plan.row(sorted, validatingMissing: !plan.mayMerge)
+        var row: [DatabaseValue]
+        if let prepared, prepared.entityName == entity.name, let converted = prepared.row {
+            row = converted
+        } else {
+            row = try plan.row(sorted, validatingMissing: !plan.mayMerge)
+        }
         // A merge must find rows that are still waiting; a refusal is checked against them in memory.
         if plan.mergeKeys.contains(where: \.merges) { try flushWaiting() }
         let object: ObjectRef
@@ -244,7 +254,8 @@ struct GraphInserter {
 
     /// The object a relationship value stands for: a nested object (inserted), an object ID, a `{"_ref": …}`
     /// lookup, or — when the mapping says which destination attribute it names — a scalar key.
-    private mutating func resolve(_ value: InputValue, edge: RelationshipStorage.Edge) throws -> ObjectRef {
+    private mutating func resolve(_ value: InputValue, edge: RelationshipStorage.Edge,
+                                  prepared: PreparedObjectRows? = nil) throws -> ObjectRef {
         let destination = model.entity(named: edge.relationship.destination)!
         let name = edge.relationship.name
         let owner = edge.entity.name
@@ -262,7 +273,7 @@ struct GraphInserter {
                 }
                 return try ObjectLookup(store: store, db: db).unique(matching: criteria, in: destination, for: (owner, name))
             }
-            return try insert(fields, as: destination, entityName: nil)
+            return try insert(fields, as: destination, entityName: nil, prepared: prepared)
         case .string(let text) where text.hasPrefix("x-coredata://"):
             try flushWaiting()
             guard let id = ObjectID(uri: text) else { throw failure(owner, name, "'\(text)' is not an object ID") }

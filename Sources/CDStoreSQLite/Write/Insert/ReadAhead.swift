@@ -10,8 +10,7 @@ import Foundation
 final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
     /// A record (as read, or prepared by the ``RecordPreparer``), or the error reading it gave.
     enum Item {
-        case record(InputRecord)
-        case prepared(PreparedRow)
+        case record(SourceItem)
         case failure(any Error)
     }
 
@@ -98,11 +97,7 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
         while more {
             do {
                 if let record = try local.next() {
-                    if let preparer, let prepared = preparer.prepare(record) {
-                        batch.items.append(.prepared(prepared))
-                    } else {
-                        batch.items.append(.record(record))
-                    }
+                    batch.items.append(.record(preparer?.prepare(record) ?? .record(record)))
                 } else {
                     more = false
                 }
@@ -164,8 +159,8 @@ struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
     /// The next record; for a reader without a ``RecordPreparer`` (with one, read ``nextItem()``).
     mutating func next() throws -> InputRecord? {
         switch try nextItem() {
-        case .record(let record): return record
-        case .prepared: preconditionFailure("a prepared row read as a record: read nextItem()")
+        case .record(let record)?: return record
+        case .prepared?, .graph?: preconditionFailure("a prepared record read as a record: read nextItem()")
         case nil: return nil
         }
     }
@@ -187,8 +182,7 @@ struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
         let item = batch.items[index]
         index += 1
         switch item {
-        case .record(let record): return .record(record)
-        case .prepared(let row): return .prepared(row)
+        case .record(let record): return record
         case .failure(let error): throw error
         }
     }

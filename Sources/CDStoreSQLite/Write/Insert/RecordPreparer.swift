@@ -10,58 +10,131 @@ struct PreparedRow {
     let line: Int?
 }
 
-/// A record as an insert receives it: as read, or already converted and checked on the reading thread.
+/// The converted rows of a nested record's objects, in the record's shape: what ``GraphInserter`` would compute
+/// for each object, computed on the reading thread.
+final class PreparedObjectRows: @unchecked Sendable {
+    /// The entity the row was made for (the writer uses it only for an object of that entity).
+    let entityName: String
+    /// The stored attribute values (``EntityWritePlan/row(_:validatingMissing:)``); nil when they failed, so that
+    /// the writing thread converts them itself and reports the error in its place.
+    let row: [DatabaseValue]?
+    /// The nested new objects of each relationship: by index in a to-many's array, the one object of a to-one
+    /// (nil where an item is not a nested object, or was not prepared).
+    let nested: [String: [PreparedObjectRows?]]
+
+    init(entityName: String, row: [DatabaseValue]?, nested: [String: [PreparedObjectRows?]]) {
+        self.entityName = entityName
+        self.row = row
+        self.nested = nested
+    }
+
+    /// The prepared nested object at `index` of `relationship`.
+    func nested(_ relationship: String, at index: Int) -> PreparedObjectRows? {
+        guard let items = nested[relationship], index < items.count else { return nil }
+        return items[index]
+    }
+}
+
+/// A record as an insert receives it: as read, as a flat row ready to bind, or as read with its objects' rows.
 enum SourceItem {
     case record(InputRecord)
     case prepared(PreparedRow)
+    case graph(InputRecord, PreparedObjectRows)
 }
 
-/// Converts and checks the flat records of one entity on the thread that reads them (``ReadAhead``), so that
-/// the thread that writes only binds and steps their INSERTs: a load then costs about max(read + convert,
-/// write) rather than their sum (issue 27; figures in docs/decisions/0013-bulk-load-speed.md).
+/// Converts and checks records on the thread that reads them (``ReadAhead``), so that the thread that writes
+/// mostly binds and steps INSERTs: a load then costs about max(read + convert, write) rather than their sum
+/// (issue 27; figures in docs/decisions/0013-bulk-load-speed.md).
 ///
-/// Only what needs nothing from the database is prepared: a record of the requested entity itself, with no
-/// relationship value, whose every value converts and passes its rules. Anything else (a relationship, a
-/// sub-entity, a key that names nothing, a value that fails) is handed over as read, and the writing thread's
-/// general path gives it exactly the outcome and error it gives without preparation.
+/// Only what needs nothing from the database is prepared. A flat record of the requested entity (no relationship
+/// value, an entity with no uniqueness constraint to look up) becomes a ``PreparedRow``, written as it is. For any
+/// other record each object's attribute values are converted and checked (``PreparedObjectRows``), and the writing
+/// thread does the rest: references, uniqueness lookups, relationships. Whatever fails to prepare (a key that names
+/// nothing, a value the model refuses, an unknown sub-entity) is left to the writing thread, whose general path gives
+/// it exactly the outcome and error it gives without preparation.
 ///
-/// The preparer has a write plan of its own: a plan remembers the last record's keys, which must not be shared
-/// between threads. Its rules hold compiled regular expressions, which Foundation lets several threads use.
+/// The preparer has write plans of its own, one per entity, made before the reader starts: a plan remembers the
+/// last record's keys, which must not be shared between threads. Their rules share compiled regular expressions
+/// with the writer's, which Foundation lets several threads use (it clones the ICU matcher of one in use).
 final class RecordPreparer: @unchecked Sendable {
-    private let plan: EntityWritePlan
+    private let plans: [String: EntityWritePlan]
     private let model: ManagedObjectModel
-    private let entityName: String
+    private let entity: Entity
+    /// The requested entity's plan, when its records can be written as flat rows.
+    private let flatPlan: EntityWritePlan?
 
-    /// A preparer for records of `entity`, or nil when none of them could be prepared: the entity is abstract,
-    /// may merge into existing objects (uniqueness constraints or identity attributes, looked up in the tables),
-    /// the records are read through a JSON mapping, or invalid records are skipped one by one (each in its own
-    /// savepoint).
+    /// A preparer for records of `entity`, or nil when none could be prepared: the records are read through a
+    /// JSON mapping (which reads keys and files its own way), or invalid records are skipped one by one (each in its
+    /// own savepoint, its rules checked as it is stored).
     init?(entity: Entity, store: Store, options: InsertOptions) throws {
-        guard !entity.isAbstract, options.mapping == nil, !options.skipInvalid else { return nil }
+        guard options.mapping == nil, !options.skipInvalid else { return nil }
         // Keys that name nothing fail preparation instead of being counted here: the writing thread counts them.
         var refusing = options
         refusing.unknownKeys = .refused
-        let plan = try EntityWritePlan(entity: entity, store: store, options: refusing)
-        guard !plan.mayMerge else { return nil }
-        self.plan = plan
+        var plans: [String: EntityWritePlan] = [:]
+        for candidate in store.model.entities where !candidate.isAbstract && store.layout.entity(named: candidate.name) != nil {
+            plans[candidate.name] = try EntityWritePlan(entity: candidate, store: store, options: refusing)
+        }
+        self.plans = plans
         model = store.model
-        entityName = entity.name
+        self.entity = entity
+        flatPlan = plans[entity.name].flatMap { $0.mayMerge ? nil : $0 }
     }
 
-    /// `record` converted and checked, or nil when the writing thread must insert it as read.
-    func prepare(_ record: InputRecord) -> PreparedRow? {
-        if let named = record.entityName, named != entityName { return nil }
+    /// `record`, prepared as far as it can be.
+    func prepare(_ record: InputRecord) -> SourceItem {
+        if let flatPlan, let row = flatRow(record, plan: flatPlan) { return .prepared(row) }
+        if let rows = objectRows(record.fields, requested: entity, named: record.entityName, depth: 1) {
+            return .graph(record, rows)
+        }
+        return .record(record)
+    }
+
+    private func flatRow(_ record: InputRecord, plan: EntityWritePlan) -> PreparedRow? {
+        if let named = record.entityName, named != entity.name { return nil }
         for (key, value) in record.fields where key == "_entity" {
-            guard case .string(let named) = value, named == entityName else { return nil }
+            guard case .string(let named) = value, named == entity.name else { return nil }
         }
         guard let sorted = try? plan.sort(record.fields, model: model), sorted.relationships.isEmpty,
               let row = try? plan.row(sorted, validatingMissing: true) else { return nil }
         return PreparedRow(row: row, line: record.line)
     }
 
-    /// Whether `other` writes the columns this preparer's rows hold, in the same order.
-    func matches(_ other: EntityWritePlan) -> Bool {
-        other.entity.name == entityName && other.columns.map(\.column) == plan.columns.map(\.column)
+    /// The rows of the object `fields` describe and of the new objects nested in it, as ``GraphInserter`` would
+    /// convert them; nil when nothing in it could be prepared.
+    private func objectRows(_ fields: [(String, InputValue)], requested: Entity, named: String?, depth: Int) -> PreparedObjectRows? {
+        guard depth <= GraphInserter.nestingLimit else { return nil }
+        var name = named
+        if name == nil, let field = fields.first(where: { $0.0 == "_entity" }), case .string(let text) = field.1 { name = text }
+        let concrete: Entity
+        if let name, name != requested.name {
+            guard let sub = model.entity(named: name), model.subtree(of: requested).contains(where: { $0.name == name }) else { return nil }
+            concrete = sub
+        } else {
+            concrete = requested
+        }
+        guard let plan = plans[concrete.name], let sorted = try? plan.sort(fields, model: model) else { return nil }
+        let row = try? plan.row(sorted, validatingMissing: !plan.mayMerge)
+        var nested: [String: [PreparedObjectRows?]] = [:]
+        for (relationship, value) in sorted.relationships {
+            guard let destination = model.entity(named: relationship.destination) else { continue }
+            switch value {
+            case .array(let items):
+                let rows = items.map { item -> PreparedObjectRows? in
+                    guard case .object(let members) = item, !members.contains(where: { $0.0 == "_ref" }) else { return nil }
+                    return objectRows(members, requested: destination, named: nil, depth: depth + 1)
+                }
+                if rows.contains(where: { $0 != nil }) { nested[relationship.name] = rows }
+            case .object(let members) where !members.contains(where: { $0.0 == "_ref" }):
+                if let rows = objectRows(members, requested: destination, named: nil, depth: depth + 1) {
+                    nested[relationship.name] = [rows]
+                }
+            default:
+                break
+            }
+        }
+        guard row != nil || !nested.isEmpty else { return nil }
+        return PreparedObjectRows(entityName: concrete.name, row: row, nested: nested)
     }
 }
 

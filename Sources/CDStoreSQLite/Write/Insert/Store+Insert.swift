@@ -78,9 +78,13 @@ extension Store {
                     continue
                 }
                 let record: InputRecord
+                var rows: PreparedObjectRows?
                 switch item {
                 case .record(let read):
                     record = read
+                case .graph(let read, let prepared):
+                    record = read
+                    rows = prepared
                 case .prepared(let prepared):
                     // Converted and checked on the reading thread (never under skipInvalid): one INSERT.
                     let object = try inserter.insert(prepared: prepared.row, as: entity, record: number, line: prepared.line)
@@ -112,7 +116,7 @@ extension Store {
                 } else {
                     let object: ObjectRef
                     do {
-                        object = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
+                        object = try inserter.insert(record.fields, as: entity, entityName: record.entityName, prepared: rows)
                     } catch let error as StoreError {
                         throw error.at(record: number, line: record.line)
                     }
