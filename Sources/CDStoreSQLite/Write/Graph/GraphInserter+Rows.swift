@@ -24,8 +24,9 @@ struct PendingRow {
 }
 
 extension GraphInserter {
-    /// Runs the INSERT of `pending`: one prepared statement per entity, bound in place.
-    mutating func write(_ pending: PendingRow) throws {
+    /// Runs the INSERT of `pending`: one prepared statement per entity, bound in place. A row that waited for its
+    /// `parent` gets the parent's key in its ``PendingRow/parentSlot``.
+    mutating func write(_ pending: PendingRow, parent: ObjectRef? = nil) throws {
         let plan = pending.plan
         let statement = plan.insertStatement!
         statement.bind(pending.object.pk, at: 1)
@@ -36,18 +37,35 @@ extension GraphInserter {
             statement.bind(.null, at: direct.parameter)
             if direct.hasEntityColumn { statement.bind(.null, at: direct.parameter + 1) }
         }
-        for (direct, target) in pending.toOnes {
-            statement.bind(target.pk, at: direct.parameter)
-            if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: direct.parameter + 1) }
-            // The target's to-many changed (Core Data bumps its Z_OPT when it existed before).
-            touch(target)
-        }
+        for (direct, target) in pending.toOnes { bind(target, to: direct, in: statement) }
+        if let parent, let slot = pending.parentSlot { bind(parent, to: slot, in: statement) }
         do {
             try statement.execute()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout,
                                          values: (pending.inputs ?? PlannedFields(prepared: pending.row)).attributeInputs(plan))
         }
+    }
+
+    private mutating func bind(_ target: ObjectRef, to direct: EntityWritePlan.DirectToOne, in statement: RawStatement) {
+        statement.bind(target.pk, at: direct.parameter)
+        if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: direct.parameter + 1) }
+        // The target's to-many changed (Core Data bumps its Z_OPT when it existed before).
+        touch(target)
+    }
+
+    /// Takes the rows waiting in `group` out of ``waiting``, in order. They are nearly always its last rows (a
+    /// parent's nested objects are inserted just before it): then they are cut off without a search.
+    mutating func takeWaiting(group: Int) -> ArraySlice<PendingRow> {
+        guard let start = waiting.firstIndex(where: { $0.group == group }) else { return [] }
+        if waiting[start...].allSatisfy({ $0.group == group }) {
+            let held = waiting[start...]
+            waiting.removeSubrange(start...)
+            return held
+        }
+        let held = waiting.filter { $0.group == group }
+        waiting.removeAll { $0.group == group }
+        return held[...]
     }
 
     /// Writes every row still waiting for its parent, without the parent's key (its parent will give it with an
@@ -64,12 +82,15 @@ extension GraphInserter {
     func checkAgainstWaiting(_ pending: PendingRow) throws {
         for key in pending.plan.mergeKeys {
             guard let slots = key.attributeSlots, slots.allSatisfy({ !pending.row[$0].isNull }) else { continue }
-            for other in waiting where other.plan === pending.plan || other.plan.layout.table == pending.plan.layout.table {
+            // By index: iterating the rows themselves copied each one (its arrays retained and released).
+            for index in waiting.indices {
+                let otherPlan = waiting[index].plan
+                guard otherPlan === pending.plan || otherPlan.layout.table == pending.plan.layout.table else { continue }
                 // Rows of the same entity (nearly always) have the same slots: no search through the other's keys.
-                let otherSlots = other.plan === pending.plan ? slots
-                    : other.plan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots
-                guard let otherSlots, zip(slots, otherSlots).allSatisfy({ other.row[$1] == pending.row[$0] }) else { continue }
-                throw refusal(key, plan: pending.plan, row: pending.row, toOnes: [], existing: other.object)
+                let otherSlots = otherPlan === pending.plan ? slots
+                    : otherPlan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots
+                guard let otherSlots, zip(slots, otherSlots).allSatisfy({ waiting[index].row[$1] == pending.row[$0] }) else { continue }
+                throw refusal(key, plan: pending.plan, row: pending.row, toOnes: [], existing: waiting[index].object)
             }
         }
     }

@@ -27,6 +27,9 @@ struct GraphInserter {
     /// New objects from prepared rows (``insert(prepared:as:record:line:)``), written together once there are
     /// ``EntityWritePlan/rowsPerBatch`` of them, and before anything else is inserted (``writePrepared()``).
     var batch: [PreparedObject] = []
+    /// Relationship edges by entity and relationship name: describing one copies layouts and looks up the inverse,
+    /// 15 k instructions, which the graph load paid twice per department.
+    private var edges: [String: [String: RelationshipStorage.Edge]] = [:]
     /// Plain indexes dropped for a bulk load, restored before anything reads through them (``DeferredIndexes``).
     var deferredIndexes: DeferredIndexes?
     /// The last group number handed out.
@@ -94,7 +97,7 @@ struct GraphInserter {
         // known (`waiting`), or given it in one UPDATE.
         var adopted: [(edge: RelationshipStorage.Edge, children: [ObjectRef], group: Int)] = []
         for (relationship, value) in sorted.relationships {
-            let edge = try storage.edge(relationship.name, of: entity.name)
+            let edge = try self.edge(relationship.name, of: entity.name)
             if relationship.isToMany {
                 let inverseName = adoptableInverse(edge)
                 guard case .array(let items) = value else {
@@ -192,14 +195,12 @@ struct GraphInserter {
             for (edge, children, group) in adopted {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
                 // Those still waiting get this object's key in their INSERT; those written meanwhile, an UPDATE.
-                let held = waiting.filter { $0.group == group }
-                waiting.removeAll { $0.group == group }
-                for var child in held {
-                    child.toOnes.append((child.parentSlot!, object))
-                    try write(child)
+                let held = takeWaiting(group: group)
+                for child in held { try write(child, parent: object) }
+                if held.count != children.count {
+                    let heldObjects = Set(held.map(\.object))
+                    try storage.adopt(children.filter { !heldObjects.contains($0) }, to: edge, of: object, db: db)
                 }
-                let heldObjects = Set(held.map(\.object))
-                try storage.adopt(children.filter { !heldObjects.contains($0) }, to: edge, of: object, db: db)
                 touch(object)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -207,6 +208,14 @@ struct GraphInserter {
                                          values: sorted.attributeInputs(plan))
         }
         return object
+    }
+
+    /// How `relationship` of `entity` is stored, described once per command.
+    private mutating func edge(_ relationship: String, of entity: String) throws -> RelationshipStorage.Edge {
+        if let known = edges[entity]?[relationship] { return known }
+        let edge = try storage.edge(relationship, of: entity)
+        edges[entity, default: [:]][relationship] = edge
+        return edge
     }
 
     /// Records `objects` as changed by this transaction, unless it created them.
