@@ -32,7 +32,10 @@ extension Store {
     ///
     /// A source that reads a regular file or text in memory (``InputPosition/totalBytes`` known, so reading never
     /// waits on a pipe) of at least ``BulkLoadSettings/readAheadBytes`` is read ahead on a second thread
-    /// (``ReadAhead``) while this one converts, checks and writes.
+    /// (``ReadAhead``), which also converts and checks the values of the objects it reads (``RecordPreparer``), while
+    /// this one looks up, binds and writes; flat rows go ``EntityWritePlan/rowsPerBatch`` to a statement. From
+    /// ``BulkLoadSettings/deferredIndexBytes`` on, the plain indexes of the tables it starts empty are built after
+    /// the rows (``DeferredIndexes``).
     @discardableResult
     package func insert<Source: RecordSource>(from source: inout Source, into entityName: String,
                                               options: InsertOptions = .init()) throws -> InsertSummary {
