@@ -21,6 +21,7 @@ import time
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.common.by import By
 
 MODEL = {
@@ -156,6 +157,11 @@ def main():
         box = driver.find_element(By.NAME, "where")
         box.send_keys("age > 30 AND email ENDSWITH \"example.com\"")
         box.submit()
+        # submit() returns before the browser has navigated: reading the URL at once failed now and then.
+        try:
+            WebDriverWait(driver, 10).until(lambda d: "where=age" in d.current_url)
+        except Exception:
+            pass
         check("the filter is in the URL", "where=age" in driver.current_url, driver.current_url)
         matched = driver.find_elements(By.CSS_SELECTOR, "#objects tbody tr")
         check("the filter selects objects", 0 < len(matched) < 43, str(len(matched)))
