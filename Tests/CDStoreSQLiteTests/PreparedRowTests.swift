@@ -191,25 +191,15 @@ extension PreparedRowTests {
         let people = Corpus.schemas.appendingPathComponent("People.json").path
         let environments = [[:], ["CDSTORE_NO_PREPARE_AHEAD": "1"], ["CDSTORE_NO_READ_AHEAD": "1"]]
         for (file, flag) in [(ndjson, "--nl"), (csvFile, "--csv")] {
-            var results: [ProcessResult] = []
-            var contents: [String] = []
-            for (number, environment) in environments.enumerated() {
-                let store = folder.appendingPathComponent("\(flag)-\(number).sqlite").path
-                results.append(try CLIRunner.run(["insert", "Person", "--file", file.path, flag, "--store", store,
-                                                  "--model", people, "--quiet"] + extra, environment: environment))
-                guard FileManager.default.fileExists(atPath: store) else { contents.append("no store"); continue }
-                contents.append(try DatabaseQueue(path: store).read { db in
-                    try String.fetchAll(db, sql: "SELECT Z_PK || ' ' || ZID || ' ' || ZNAME || ' ' || ZAGE || ' ' || ZJOINED FROM ZPERSON ORDER BY Z_PK")
-                }.joined(separator: ","))
-            }
+            let runs = try SwitchedRuns(environments,
+                                        arguments: ["insert", "Person", "--file", file.path, flag, "--model", people, "--quiet"] + extra,
+                                        folder: folder, name: flag, queries: [
+                                            "SELECT Z_PK || ' ' || ZID || ' ' || ZNAME || ' ' || ZAGE || ' ' || ZJOINED FROM ZPERSON ORDER BY Z_PK"])
+            let results = runs.results
+            let contents = runs.contents
             // Skipped records make the exit status 1 too, after the others are stored.
             #expect(results[0].status == 1, "\(flag) \(extra): \(results[0].stderr)")
-            for other in results.dropFirst() {
-                #expect(other.status == results[0].status)
-                #expect(other.stdout == results[0].stdout)
-                #expect(other.stderr == results[0].stderr)
-            }
-            #expect(Set(contents).count == 1, "\(flag) \(extra)")
+            runs.expectSameOutcome("\(flag) \(extra)")
             #expect(results[0].stderr.contains(extra.isEmpty ? "record 1200" : "skipped 2 invalid records"),
                     "\(flag): \(results[0].stderr)")
             if !extra.isEmpty { #expect(contents[0].split(separator: ",").count == 2998) }
@@ -238,32 +228,20 @@ extension PreparedRowTests {
         #expect(try file.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0 > 1 << 20, "large enough for the indexes to be built afterwards")
         let company = Corpus.schemas.appendingPathComponent("Company.json").path
         let environments = [[:], ["CDSTORE_NO_PREPARE_AHEAD": "1"], ["CDSTORE_NO_READ_AHEAD": "1"], ["CDSTORE_NO_DEFERRED_INDEXES": "1"]]
-        var results: [ProcessResult] = []
-        var contents: [String] = []
-        for (number, environment) in environments.enumerated() {
-            let store = folder.appendingPathComponent("g-\(number).sqlite").path
-            _ = try CLIRunner.run(["insert", "Company", "--json", #"{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Bench Co"}"#,
-                                   "--store", store, "--model", company])
-            results.append(try CLIRunner.run(["insert", "Department", "--file", file.path, "--nl", "--store", store,
-                                              "--model", company, "--quiet"] + extra, environment: environment))
-            contents.append(try DatabaseQueue(path: store).read { db in
-                try String.fetchAll(db, sql: """
-                    SELECT e.Z_PK || ' ' || e.ZEMPLOYEENUMBER || ' ' || e.ZEMAIL || ' ' || e.ZAGE || ' ' || e.ZHIREDAT || ' ' || d.ZNAME
-                    FROM ZEMPLOYEE e JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT ORDER BY e.Z_PK
-                    """) + String.fetchAll(db, sql: "SELECT name || ' ' || sql FROM sqlite_master WHERE type = 'index' ORDER BY name")
-            }.joined(separator: ","))
-        }
+        let runs = try SwitchedRuns(
+            environments, arguments: ["insert", "Department", "--file", file.path, "--nl", "--model", company, "--quiet"] + extra,
+            folder: folder, name: "g",
+            queries: ["""
+                SELECT e.Z_PK || ' ' || e.ZEMPLOYEENUMBER || ' ' || e.ZEMAIL || ' ' || e.ZAGE || ' ' || e.ZHIREDAT || ' ' || d.ZNAME
+                FROM ZEMPLOYEE e JOIN ZDEPARTMENT d ON d.Z_PK = e.ZDEPARTMENT ORDER BY e.Z_PK
+                """, "SELECT name || ' ' || sql FROM sqlite_master WHERE type = 'index' ORDER BY name"],
+            before: { store in
+                _ = try CLIRunner.run(["insert", "Company", "--json", #"{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Bench Co"}"#,
+                                       "--store", store, "--model", company])
+            })
+        let results = runs.results
         #expect(results[0].status == 1, "\(extra): \(results[0].stderr)")
-        // The same messages; only the new stores' UUIDs in object IDs differ.
-        let anyUUID = { (text: String) in
-            text.replacingOccurrences(of: #"x-coredata://[0-9A-F-]+/"#, with: "x-coredata://UUID/", options: .regularExpression)
-        }
-        for other in results.dropFirst() {
-            #expect(other.status == results[0].status)
-            #expect(other.stdout == results[0].stdout)
-            #expect(anyUUID(other.stderr) == anyUUID(results[0].stderr))
-        }
-        #expect(Set(contents).count == 1, "\(extra)")
+        runs.expectSameOutcome("\(extra)")
         #expect(results[0].stderr.contains(extra.isEmpty ? "record 900" : "skipped 2 invalid records"), "\(results[0].stderr)")
     }
 }
