@@ -39,14 +39,7 @@ extension GraphInserter {
             let statement = try plan.batchInsert(db: db)
             var base: Int32 = 0
             for entry in batch {
-                statement.bind(entry.object.pk, at: base + 1)
-                statement.bind(Int64(entry.object.entityNumber), at: base + 2)
-                statement.bind(1, at: base + 3)
-                for (index, value) in entry.row.enumerated() { statement.bind(value, at: base + Int32(index + 4)) }
-                for direct in plan.directToOnes.values {
-                    statement.bind(.null, at: base + direct.parameter)
-                    if direct.hasEntityColumn { statement.bind(.null, at: base + direct.parameter + 1) }
-                }
+                bindNewRow(entry.object, entry.row, plan: plan, to: statement, base: base)
                 base += Int32(plan.parameterCount)
             }
             do {

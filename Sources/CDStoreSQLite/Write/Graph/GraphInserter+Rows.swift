@@ -29,14 +29,7 @@ extension GraphInserter {
     mutating func write(_ pending: PendingRow, parent: ObjectRef? = nil) throws {
         let plan = pending.plan
         let statement = plan.insertStatement!
-        statement.bind(pending.object.pk, at: 1)
-        statement.bind(Int64(pending.object.entityNumber), at: 2)
-        statement.bind(1, at: 3)
-        for (index, value) in pending.row.enumerated() { statement.bind(value, at: Int32(index + 4)) }
-        for direct in plan.directToOnes.values {
-            statement.bind(.null, at: direct.parameter)
-            if direct.hasEntityColumn { statement.bind(.null, at: direct.parameter + 1) }
-        }
+        bindNewRow(pending.object, pending.row, plan: plan, to: statement)
         for (direct, target) in pending.toOnes { bind(target, to: direct, in: statement) }
         if let parent, let slot = pending.parentSlot { bind(parent, to: slot, in: statement) }
         do {
@@ -44,6 +37,22 @@ extension GraphInserter {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout,
                                          values: (pending.inputs ?? PlannedFields(prepared: pending.row)).attributeInputs(plan))
+        }
+    }
+
+    /// Binds what every new row of `plan` holds to the INSERT parameters after `base`: its key, entity number,
+    /// version 1 and attribute values, and NULL for the to-ones the INSERT writes (whose targets the caller binds
+    /// over them). A multi-row INSERT binds row after row, each at the previous one's base plus
+    /// ``EntityWritePlan/parameterCount``.
+    func bindNewRow(_ object: ObjectRef, _ row: [DatabaseValue], plan: EntityWritePlan, to statement: RawStatement,
+                    base: Int32 = 0) {
+        statement.bind(object.pk, at: base + 1)
+        statement.bind(Int64(object.entityNumber), at: base + 2)
+        statement.bind(1, at: base + 3)
+        for (index, value) in row.enumerated() { statement.bind(value, at: base + Int32(index + 4)) }
+        for direct in plan.directToOnes.values {
+            statement.bind(.null, at: base + direct.parameter)
+            if direct.hasEntityColumn { statement.bind(.null, at: base + direct.parameter + 1) }
         }
     }
 

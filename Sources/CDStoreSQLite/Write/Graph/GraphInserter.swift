@@ -268,10 +268,10 @@ struct GraphInserter {
         let destination = model.entity(named: edge.relationship.destination)!
         let name = edge.relationship.name
         let owner = edge.entity.name
-        if let deferredIndexes, let table = store.layout.entity(named: destination.name)?.table {
-            // Anything but a nested new object is a lookup in the destination's table.
-            let isNested = if case .object(let fields) = value { !fields.contains { $0.0 == "_ref" } } else { false }
-            if !isNested { try deferredIndexes.restore(for: table, db: db) }
+        // Anything but a nested new object is a lookup in the destination's table.
+        let isNested = if case .object(let fields) = value { !fields.contains { $0.0 == "_ref" } } else { false }
+        if !isNested, let deferredIndexes, let table = store.layout.entity(named: destination.name)?.table {
+            try deferredIndexes.restore(for: table, db: db)
         }
         switch value {
         case .object(let fields):

@@ -69,40 +69,14 @@ extension Store {
                 summary.skipped += 1
                 options.onSkip?(SkippedRecord(record: number, line: line, reason: reason))
             }
-            while true {
-                let item: SourceItem
-                do {
-                    guard let next = try nextItem() else { break }
-                    item = next
-                    number += 1
-                } catch let error as SkippableRecordError where options.skipInvalid && error.isSkippable {
-                    number += 1
-                    skip(error.line, error.message)
-                    continue
-                }
-                let record: InputRecord
-                var rows: PreparedObjectRows?
-                switch item {
-                case .record(let read):
-                    record = read
-                case .graph(let read, let prepared):
-                    record = read
-                    rows = prepared
-                case .prepared(let prepared):
-                    // Converted and checked on the reading thread (never under skipInvalid): one INSERT.
-                    let object = try inserter.insert(prepared: prepared.row, as: entity, record: number, line: prepared.line)
-                    summary.inserted += 1
-                    options.onInsert?(objectID(object))
-                    if number % 4096 == 0 {
-                        options.progress?(InsertProgress(records: number, input: position(), isFinished: false))
-                    }
-                    continue
-                }
+            // A record as read (with its objects' rows when they were prepared), in a savepoint of its own when invalid
+            // records are skipped.
+            func insertRecord(_ record: InputRecord, prepared rows: PreparedObjectRows?) throws {
                 if options.skipInvalid {
                     let before = inserter.allocator.next
                     try db.execute(sql: "SAVEPOINT cdstore_record")
                     do {
-                        let object = try inserter.insert(record.fields, as: entity, entityName: record.entityName)
+                        let object = try inserter.insert(record.fields, as: entity, entityName: record.entityName, prepared: rows)
                         try validation.validateNew(from: before, to: inserter.allocator.next)
                         try db.execute(sql: "RELEASE cdstore_record")
                         inserter.keepTouched()
@@ -126,6 +100,29 @@ extension Store {
                     inserter.keepTouched()
                     summary.inserted += 1
                     options.onInsert?(objectID(object))
+                }
+            }
+            while true {
+                let item: SourceItem
+                do {
+                    guard let next = try nextItem() else { break }
+                    item = next
+                    number += 1
+                } catch let error as SkippableRecordError where options.skipInvalid && error.isSkippable {
+                    number += 1
+                    skip(error.line, error.message)
+                    continue
+                }
+                switch item {
+                case .prepared(let prepared):
+                    // Converted and checked on the reading thread (never under skipInvalid): one INSERT.
+                    let object = try inserter.insert(prepared: prepared.row, as: entity, record: number, line: prepared.line)
+                    summary.inserted += 1
+                    options.onInsert?(objectID(object))
+                case .record(let record):
+                    try insertRecord(record, prepared: nil)
+                case .graph(let record, let rows):
+                    try insertRecord(record, prepared: rows)
                 }
                 if number % 4096 == 0 {
                     options.progress?(InsertProgress(records: number, input: position(), isFinished: false))
