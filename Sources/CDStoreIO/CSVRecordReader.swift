@@ -28,7 +28,10 @@ package struct CSVRecordReader: RecordSource {
             names = known
         } else {
             guard let header = try nextRow() else { return nil }
-            names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            names = header.fields.map { field in
+                guard case .string(let text) = field.1 else { return "" }
+                return text.trimmingCharacters(in: .whitespaces)
+            }
             var seen: Set<String> = []
             if let duplicate = names.first(where: { !seen.insert($0).inserted }) {
                 failed = true
@@ -43,25 +46,19 @@ package struct CSVRecordReader: RecordSource {
                 message: "malformed CSV: \(row.fields.count) fields, but the header has \(names.count)",
                 line: row.line, record: count, isSkippable: true)
         }
-        var fields: [(String, InputValue)] = []
-        fields.reserveCapacity(names.count)
         // An empty field is an explicit NULL (not "use the default"), so a NULL exported as CSV reads back as NULL;
         // leave the column out to get the model's default.
-        for (name, field) in zip(names, row.fields) {
-            fields.append((name, field.quoted || !field.text.isEmpty ? .string(field.text) : .null))
-        }
-        return InputRecord(fields: fields, line: row.line)
+        return InputRecord(fields: row.fields, line: row.line)
     }
 
     package var position: InputPosition { InputPosition(bytesRead: stream.consumed, totalBytes: stream.totalBytes) }
 
     /// The next non-blank row and the line it starts on; nil at the end of the input.
-    private mutating func nextRow() throws -> (fields: [CSVField], line: Int)? {
+    private mutating func nextRow() throws -> (fields: [(String, InputValue)], line: Int)? {
         try skipByteOrderMark()
         while true {
             var scanner = CSVRowScanner(
-                stream.window, isFinal: stream.isExhausted, line: line,
-                expectedFields: names?.count ?? 8)
+                stream.window, isFinal: stream.isExhausted, line: line, names: names ?? [])
             swap(&scanner.field, &scratch)
             defer { swap(&scanner.field, &scratch) }
             let outcome: CSVRowScanner.Outcome

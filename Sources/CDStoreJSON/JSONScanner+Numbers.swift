@@ -18,13 +18,6 @@ struct ScannedNumber {
 }
 
 extension JSONScanner {
-    /// Powers of ten that a Double holds exactly.
-    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-
     /// Reads a number (RFC 8259 grammar) at `index`.
     ///
     /// Digits accumulate into a UInt64 as they are scanned. Integers are then exact; a decimal whose digits fit
@@ -95,8 +88,8 @@ extension JSONScanner {
         if !overflow && mantissa <= 1 << 53 && (-22...22).contains(power) {
             let value =
                 power < 0
-                ? Double(mantissa) / Self.exactPowersOfTen[-power]
-                : Double(mantissa) * Self.exactPowersOfTen[power]
+                ? Double(mantissa) / DecimalText.exactPowersOfTen[-power]
+                : Double(mantissa) * DecimalText.exactPowersOfTen[power]
             fast = negative ? -value : value
         }
         return ScannedNumber(text: text, integer: nil, fastDouble: fast)

@@ -64,11 +64,11 @@ struct ReadAheadTests {
                 if (error as? Failure)?.isSkippable == false { break }
             }
         }
-        return (seen, reader.finish())
+        return (seen, reader.finish() as! NumberedSource)
     }
 
     @Test func recordsAndErrorsInInputOrder() {
-        let count = ReadAhead<NumberedSource>.batchSize * 3 + 17
+        let count = ReadAhead.batchSize * 3 + 17
         let (seen, source) = Self.drain(NumberedSource(count: count, skippable: [1, 300, count]))
         let expected = (1...count).map { [1, 300, count].contains($0) ? "!bad \($0)" : "n\($0)" }
         #expect(seen == expected)
@@ -87,7 +87,7 @@ struct ReadAheadTests {
         let (seen, source) = Self.drain(NumberedSource(count: total), limit: 10)
         #expect(seen == (1...10).map { "n\($0)" })
         // At most the batches it may hold, the one it was filling and the one being consumed.
-        let bound = ReadAhead<NumberedSource>.batchSize * (ReadAhead<NumberedSource>.capacity + 2)
+        let bound = ReadAhead.batchSize * (ReadAhead.capacity + 2)
         #expect(source.reads.count <= bound)
         #expect(source.number < total)
     }

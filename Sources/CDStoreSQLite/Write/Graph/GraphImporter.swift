@@ -77,7 +77,7 @@ extension Store {
                             let root = layout.entity(named: entityLayout.rootName)!.number
                             keptMax[root] = max(keptMax[root] ?? 0, pk)
                         } else {
-                            pk = try allocator.next(for: entityLayout, layout: layout, db: db)
+                            pk = try allocator.next(entityNumber: entityLayout.number, table: entityLayout.table, db: db)
                         }
                         let object = ObjectRef(pk: pk, entityNumber: entityLayout.number)
                         do {

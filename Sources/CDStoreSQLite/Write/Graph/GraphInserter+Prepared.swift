@@ -20,8 +20,8 @@ extension GraphInserter {
         if let first = batch.first, first.plan !== plan { try writePrepared() }
         let object: ObjectRef
         do {
-            object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
-                               entityNumber: plan.layout.number)
+            object = ObjectRef(pk: try allocator.next(entityNumber: plan.entityNumber, table: plan.table, db: db),
+                               entityNumber: plan.entityNumber)
         } catch let error as StoreError {
             throw error.at(record: record, line: line)
         }
@@ -48,7 +48,7 @@ extension GraphInserter {
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 // The rows before the failing one are stored (OR FAIL), and the insert fails with the rollback of
                 // its transaction: the first row not stored, written alone, says what is wrong and where.
-                let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.layout.table) WHERE Z_PK = ?", db: db)
+                let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.table) WHERE Z_PK = ?", db: db)
                 for entry in batch {
                     stored.bind(entry.object.pk, at: 1)
                     guard try stored.firstPair() == nil else { continue }

@@ -94,7 +94,7 @@ extension GraphInserter {
             // By index: iterating the rows themselves copied each one (its arrays retained and released).
             for index in waiting.indices {
                 let otherPlan = waiting[index].plan
-                guard otherPlan === pending.plan || otherPlan.layout.table == pending.plan.layout.table else { continue }
+                guard otherPlan === pending.plan || otherPlan.table == pending.plan.table else { continue }
                 // Rows of the same entity (nearly always) have the same slots: no search through the other's keys.
                 let otherSlots = otherPlan === pending.plan ? slots
                     : otherPlan.mergeKeys.first(where: { $0.properties == key.properties })?.attributeSlots

@@ -160,8 +160,8 @@ struct GraphInserter {
             isNew = false
         } else {
             if plan.mayMerge { try plan.validateMissing(row, sorted) }
-            object = ObjectRef(pk: try allocator.next(for: plan.layout, layout: store.layout, db: db),
-                               entityNumber: plan.layout.number)
+            object = ObjectRef(pk: try allocator.next(entityNumber: plan.entityNumber, table: plan.table, db: db),
+                               entityNumber: plan.entityNumber)
             var pending = PendingRow(plan: plan, object: object, row: row, inputs: sorted)
             toOneTargets.removeAll { edge, target in
                 guard let direct = plan.directToOnes[edge.relationship.name] else { return false }
@@ -312,7 +312,7 @@ struct GraphInserter {
                                          fields: PlannedFields) throws -> ObjectRef? {
         keys: for (number, key) in plan.mergeKeys.enumerated() {
             guard let parts = key.parts else { continue }
-            if let deferredIndexes, !deferredIndexes.isCovered(plan.layout.table, columns: key.columns) {
+            if let deferredIndexes, !deferredIndexes.isCovered(plan.table, columns: key.columns) {
                 try deferredIndexes.restore(db: db)
             }
             let statement = try plan.mergeStatement(number, db: db)

@@ -41,6 +41,7 @@ extension EntityWritePlan {
             let places = try fields.map { try place(of: $0.0) }
             lastKeys = fields.map(\.0)
             lastPlaces = places
+            lastInputOfSlot = Self.inputOfSlot(places, columns: columns.count)
         }
         var unknown: [String] = []
         for (index, (key, value)) in fields.enumerated() {
@@ -65,6 +66,44 @@ extension EntityWritePlan {
                              entity: entity.name, property: unknown)
         }
         return sorted
+    }
+
+    /// The field index of each column slot when every field of a record with these places is an attribute,
+    /// each given once (-1: left out); nil otherwise.
+    private static func inputOfSlot(_ places: [FieldPlace], columns: Int) -> [Int]? {
+        var inputs = Array(repeating: -1, count: columns)
+        for (index, place) in places.enumerated() {
+            guard case .attribute(let slot) = place, inputs[slot] < 0 else { return nil }
+            inputs[slot] = index
+        }
+        return inputs
+    }
+
+    /// What `row(sort(fields), validatingMissing: true)` gives, made straight from `fields` when they are the
+    /// attributes the last record sorted had, in the same order, each given once: records of a file nearly always
+    /// are. Nil when they are not (or a mapping or composite attribute is in play): sort them.
+    ///
+    /// The reading thread of a bulk load makes every flat row this way; sorting into ``PlannedFields`` first cost it
+    /// 2,100 instructions per record.
+    func directRow(_ fields: [(String, InputValue)]) throws -> [DatabaseValue]? {
+        guard mapping == nil, compositeAttributes.isEmpty, let inputs = lastInputOfSlot, fields.count == lastKeys.count
+        else { return nil }
+        for (field, key) in zip(fields, lastKeys) where field.0 != key { return nil }
+        var row: [DatabaseValue] = []
+        row.reserveCapacity(columns.count)
+        for slot in columns.indices {
+            let column = columns[slot]
+            do {
+                let input = inputs[slot]
+                let stored = input >= 0 ? try storedValue(fields[input].1, column) : try column.defaultValue.get()
+                try check(stored, column)
+                row.append(stored)
+            } catch var error as StoreError {
+                error.entity = entity.name
+                throw error
+            }
+        }
+        return row
     }
 
     private func place(of key: String) throws -> FieldPlace {
@@ -140,7 +179,7 @@ extension EntityWritePlan {
         case (.double, .integer(let i)):
             return Double(i).databaseValue
         case (.double, .string(let text)):
-            if let d = Double(text), !d.isNaN { return d.databaseValue }
+            if let d = DecimalText.double(text) ?? Double(text), !d.isNaN { return d.databaseValue }
         case (.string, .string(let text)):
             return text.databaseValue
         case (.date, .string(let text)):

@@ -89,6 +89,10 @@ final class EntityWritePlan {
 
     let entity: Entity
     let layout: EntityLayout
+    /// The layout's entity number and table, kept apart: reading them through ``layout`` copied the whole layout
+    /// for every record.
+    let entityNumber: Int
+    let table: String
     let rootNumber: Int
     let columns: [Column]
     /// Slot in ``columns`` of each stored attribute; transient attributes map to nil.
@@ -124,6 +128,8 @@ final class EntityWritePlan {
     /// keys in the same order, and comparing a key with the last one's is cheaper than hashing it.
     var lastKeys: [String] = []
     var lastPlaces: [FieldPlace] = []
+    /// For ``directRow(_:)``: the field index of each column slot under ``lastKeys``, when they are all attributes.
+    var lastInputOfSlot: [Int]?
 
     /// Where a record's field goes.
     enum FieldPlace {
@@ -154,6 +160,8 @@ final class EntityWritePlan {
         }
         self.entity = entity
         self.layout = layout
+        entityNumber = layout.number
+        table = layout.table
         rootNumber = store.layout.entity(named: layout.rootName)?.number ?? layout.number
 
         var columns: [Column] = []

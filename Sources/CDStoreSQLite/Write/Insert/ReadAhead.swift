@@ -7,7 +7,10 @@ import Foundation
 /// Records, errors and end of input reach the consumer in the order the source gave them, so an insert behaves as
 /// it does reading the source itself: a skippable error is handed over in its place and reading goes on after it,
 /// any other error ends reading. At most ``capacity`` batches are held, so memory stays flat in the input size.
-final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
+///
+/// Not generic over the source: the consumer's loop of a generic reader was not specialized (the insert is called
+/// from another module), and looking up the metadata of its generic types cost 650 instructions per record.
+final class ReadAhead: @unchecked Sendable {
     /// A record (as read, or prepared by the ``RecordPreparer``), or the error reading it gave.
     enum Item {
         case record(SourceItem)
@@ -28,7 +31,7 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
     static var capacity: Int { 4 }
 
     // Guarded by `condition`.
-    private var source: Source
+    private var source: any RecordSource
     /// Converts and checks records on the reading thread; nil reads them only.
     private let preparer: RecordPreparer?
     private var ready: [Batch] = []
@@ -41,7 +44,7 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
 
     /// Starts reading `source` on a thread of its own; with a `preparer`, the records it can prepare are handed
     /// over prepared.
-    init(_ source: Source, preparer: RecordPreparer? = nil) {
+    init(_ source: some RecordSource, preparer: RecordPreparer? = nil) {
         self.source = source
         self.preparer = preparer
         let work = ThreadWork { [self] in read() }
@@ -74,7 +77,7 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
 
     /// Stops the reader (if it is still reading) and waits for its thread to end; returns the source as the
     /// reader left it.
-    func finish() -> Source {
+    func finish() -> any RecordSource {
         condition.lock()
         defer { condition.unlock() }
         stopped = true
@@ -86,7 +89,7 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
     }
 
     private func read() {
-        var local: Source
+        var local: any RecordSource
         condition.lock()
         local = source
         condition.unlock()
@@ -137,21 +140,21 @@ final class ReadAhead<Source: RecordSource>: @unchecked Sendable {
     }
 }
 
-/// What a thread runs, handed to it whole: the closure captures a ``ReadAhead`` of a generic source, which the
-/// reader thread alone uses until ``ReadAhead/finish()`` (its state is guarded by its condition).
+/// What a thread runs, handed to it whole: the closure captures a ``ReadAhead``, whose source the reader thread
+/// alone uses until ``ReadAhead/finish()`` (its state is guarded by its condition).
 private final class ThreadWork: @unchecked Sendable {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
 }
 
 /// The records a ``ReadAhead`` reads, one at a time, as a ``RecordSource``.
-struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
-    let reader: ReadAhead<Source>
-    private var batch = ReadAhead<Source>.Batch()
+struct ReadAheadRecordSource: RecordSource {
+    let reader: ReadAhead
+    private var batch = ReadAhead.Batch()
     private var index = 0
     private var lastPosition: InputPosition
 
-    init(_ reader: ReadAhead<Source>, position: InputPosition) {
+    init(_ reader: ReadAhead, position: InputPosition) {
         self.reader = reader
         lastPosition = position
     }
@@ -169,7 +172,7 @@ struct ReadAheadRecordSource<Source: RecordSource>: RecordSource {
     mutating func nextItem() throws -> SourceItem? {
         if index == batch.items.count {
             if !batch.items.isEmpty {
-                var done = ReadAhead<Source>.Batch()
+                var done = ReadAhead.Batch()
                 swap(&done, &batch)
                 reader.recycle(done)
             }

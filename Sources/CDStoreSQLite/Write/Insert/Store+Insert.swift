@@ -46,7 +46,10 @@ extension Store {
         }
         let preparer = BulkLoadSettings.preparesAhead ? try RecordPreparer(entity: entity, store: self, options: options) : nil
         let reader = ReadAhead(source, preparer: preparer)
-        defer { source = reader.finish() }
+        defer {
+            // The reader hands back the source it was given.
+            if let finished = reader.finish() as? Source { source = finished }
+        }
         var ahead = ReadAheadRecordSource(reader, position: source.position)
         return try insert(items: { try ahead.nextItem() }, position: { ahead.position }, into: entity, options: options,
                           isBulk: size >= BulkLoadSettings.deferredIndexBytes)
@@ -181,8 +184,9 @@ struct PrimaryKeyAllocator {
         state = Array(repeating: nil, count: size)
     }
 
-    mutating func next(for entity: EntityLayout, layout: StoreLayout, db: Database) throws -> Int64 {
-        let root = entity.number < roots.count ? roots[entity.number] : entity.number
+    /// The next key for an object of the entity numbered `entityNumber`, whose rows are in `table`.
+    mutating func next(entityNumber: Int, table: String, db: Database) throws -> Int64 {
+        let root = entityNumber < roots.count ? roots[entityNumber] : entityNumber
         if root >= state.count { state += Array(repeating: nil, count: root + 1 - state.count) }
         if let current = state[root] {
             state[root] = (current.first, current.next + 1)
@@ -190,7 +194,7 @@ struct PrimaryKeyAllocator {
         }
         let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
         // Z_MAX can lag behind rows written by other tools; never hand out a key that exists.
-        let existing = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(entity.table)") ?? 0
+        let existing = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(table)") ?? 0
         let key = Swift.max(max, existing) + 1
         state[root] = (key, key + 1)
         return key
