@@ -108,6 +108,29 @@ struct GraphInsertTests {
 
 @Suite("Graph insert: uniqueness constraints and upsert")
 struct GraphUniquenessTests {
+    /// One insert prepares a lookup once per shape (entity, keys, which values are null): references with the
+    /// same key, null or not, each still find their own object, and a lookup that wants one match and one that
+    /// refuses several do not share a statement.
+    @Test func referencesOfOneKeyWithAndWithoutNullsInOneInsert() throws {
+        let store = try Org.store()
+        try store.insertJSON("Person", #"[{"name":"Ann","email":"a@x"},{"name":"Bo"},{"name":"Cy","email":"c@x"}]"#)
+        try store.insertJSON("Badge", #"""
+            [{"code":"1","holder":{"_ref":{"email":"c@x"}}}, {"code":"2","holder":{"_ref":{"email":null}}},
+             {"code":"3","holder":{"_ref":{"email":"a@x"}}}, {"code":"4","holder":{"_ref":{"email":null}}}]
+            """#)
+        let rows = try store.rows("SELECT ZCODE, ZHOLDER FROM ZBADGE ORDER BY ZCODE")
+        // Holder and badge are one-to-one: the fourth badge takes Bo (found by his null email) from the second.
+        #expect(rows == ["1|3", "2|NULL", "3|1", "4|2"], "\(rows)")
+        try store.insertJSON("Person", #"{"name":"Dee"}"#)
+        let several = errorText {
+            try store.insertJSON("Badge", #"[{"code":"5","holder":{"_ref":{"email":"a@x"}}}, {"code":"6","holder":{"_ref":{"email":null}}}]"#)
+        } ?? ""
+        #expect(several == """
+            record 2: entity 'Badge', relationship 'holder': several Person objects have email = null; add attributes \
+            to \"_ref\" to pick one
+            """)
+    }
+
     @Test func duplicateNamesTheConstraintAndValues() throws {
         let store = try GraphStorageTests.acme()
         let email = errorText { try store.insertJSON("Contractor", #"{"name":"X","email":"ann@x"}"#) } ?? ""

@@ -32,6 +32,8 @@ struct GraphInserter {
     private var edges: [String: [String: RelationshipStorage.Edge]] = [:]
     /// Plain indexes dropped for a bulk load, restored before anything reads through them (``DeferredIndexes``).
     var deferredIndexes: DeferredIndexes?
+    /// The `_ref` lookups prepared so far.
+    let lookupShapes = ObjectLookup.Shapes()
     /// The last group number handed out.
     private var groups = 0
     /// The plan used last: records of one input are mostly of one entity.
@@ -88,7 +90,11 @@ struct GraphInserter {
         }
         let entity = try concreteEntity(requested, named: entityName ?? stringField(fields, "_entity"))
         let plan = try plan(for: entity)
-        let sorted = try plan.sort(fields, model: model)
+        // Sorted on the reading thread when it prepared this object (it refuses unknown keys, so nothing is left
+        // for this plan's tally of ignored ones).
+        let sorted = if let prepared, prepared.entityName == entity.name { prepared.fields } else {
+            try plan.sort(fields, model: model)
+        }
 
         // Related objects first: nested inserts and references resolve to rows before this one is written.
         var toOneTargets: [(RelationshipStorage.Edge, ObjectRef?)] = []
@@ -162,7 +168,7 @@ struct GraphInserter {
             if plan.mayMerge { try plan.validateMissing(row, sorted) }
             object = ObjectRef(pk: try allocator.next(entityNumber: plan.entityNumber, table: plan.table, db: db),
                                entityNumber: plan.entityNumber)
-            var pending = PendingRow(plan: plan, object: object, row: row, inputs: sorted)
+            let pending = PendingRow(plan: plan, object: object, row: row, inputs: sorted)
             toOneTargets.removeAll { edge, target in
                 guard let direct = plan.directToOnes[edge.relationship.name] else { return false }
                 if let target { pending.toOnes.append((direct, target)) }
@@ -280,13 +286,13 @@ struct GraphInserter {
                 guard case .object(let criteria) = reference.1, fields.count == 1 else {
                     throw failure(owner, name, "\"_ref\" takes an object of attribute values, alone: {\"_ref\": {\"name\": \"Ann\"}}")
                 }
-                return try ObjectLookup(store: store, db: db).unique(matching: criteria, in: destination, for: (owner, name))
+                return try ObjectLookup(store: store, db: db, shapes: lookupShapes).unique(matching: criteria, in: destination, for: (owner, name))
             }
             return try insert(fields, as: destination, entityName: nil, prepared: prepared)
         case .string(let text) where text.hasPrefix("x-coredata://"):
             try flushWaiting()
             guard let id = ObjectID(uri: text) else { throw failure(owner, name, "'\(text)' is not an object ID") }
-            return try ObjectLookup(store: store, db: db).object(id, in: destination, for: (owner, name))
+            return try ObjectLookup(store: store, db: db, shapes: lookupShapes).object(id, in: destination, for: (owner, name))
         case .string, .integer, .double, .bool:
             let mapping = options.mapping?.mapping(for: model.entity(named: owner)!, in: model)
             let keyAttribute = mapping?.relatedBy[name]
@@ -296,7 +302,7 @@ struct GraphInserter {
                               + "got \(value.summary)")
             }
             try flushWaiting()
-            if let found = try ObjectLookup(store: store, db: db).first(matching: [(keyAttribute, value)], in: destination) {
+            if let found = try ObjectLookup(store: store, db: db, shapes: lookupShapes).first(matching: [(keyAttribute, value)], in: destination) {
                 return found
             }
             return try insert([(keyAttribute, value)], as: destination, entityName: nil)
@@ -312,8 +318,10 @@ struct GraphInserter {
                                          fields: PlannedFields) throws -> ObjectRef? {
         keys: for (number, key) in plan.mergeKeys.enumerated() {
             guard let parts = key.parts else { continue }
-            if let deferredIndexes, !deferredIndexes.isCovered(plan.table, columns: key.columns) {
-                try deferredIndexes.restore(db: db)
+            // Once covered, a key stays covered (restoring only adds indexes): asked once per key, not per object.
+            if let deferredIndexes, !plan.coveredMergeKeys.contains(number) {
+                if !deferredIndexes.isCovered(plan.table, columns: key.columns) { try deferredIndexes.restore(db: db) }
+                plan.coveredMergeKeys.insert(number)
             }
             let statement = try plan.mergeStatement(number, db: db)
             for (index, part) in parts.enumerated() {

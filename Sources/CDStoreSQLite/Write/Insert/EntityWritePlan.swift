@@ -113,6 +113,9 @@ final class EntityWritePlan {
     /// instructions per row alone, 14.5 k at 32, 14.4 k at 100).
     static let rowsPerBatch = 32
     let mergeKeys: [MergeKey]
+    /// Indexes in ``mergeKeys`` of the keys whose lookups an index serves while plain indexes are dropped
+    /// (``DeferredIndexes/isCovered(_:columns:)``).
+    var coveredMergeKeys: Set<Int> = []
     /// The queries of ``mergeKeys``, by index, prepared on the write's connection when first used: looking a
     /// statement up by its SQL text once per object showed in the graph load's profile.
     private var mergeStatements: [Int: RawStatement] = [:]

@@ -15,6 +15,9 @@ struct PreparedRow {
 final class PreparedObjectRows: @unchecked Sendable {
     /// The entity the row was made for (the writer uses it only for an object of that entity).
     let entityName: String
+    /// The object's fields sorted by that entity's write plan: the writer reads the relationships from them instead
+    /// of sorting the fields again.
+    let fields: PlannedFields
     /// The stored attribute values (``EntityWritePlan/row(_:validatingMissing:)``); nil when they failed, so that
     /// the writing thread converts them itself and reports the error in its place.
     let row: [DatabaseValue]?
@@ -22,8 +25,9 @@ final class PreparedObjectRows: @unchecked Sendable {
     /// (nil where an item is not a nested object, or was not prepared).
     let nested: [String: [PreparedObjectRows?]]
 
-    init(entityName: String, row: [DatabaseValue]?, nested: [String: [PreparedObjectRows?]]) {
+    init(entityName: String, fields: PlannedFields, row: [DatabaseValue]?, nested: [String: [PreparedObjectRows?]]) {
         self.entityName = entityName
+        self.fields = fields
         self.row = row
         self.nested = nested
     }
@@ -140,7 +144,7 @@ final class RecordPreparer: @unchecked Sendable {
             }
         }
         guard row != nil || !nested.isEmpty else { return nil }
-        return PreparedObjectRows(entityName: concrete.name, row: row, nested: nested)
+        return PreparedObjectRows(entityName: concrete.name, fields: sorted, row: row, nested: nested)
     }
 }
 
