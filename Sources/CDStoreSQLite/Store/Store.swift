@@ -106,6 +106,12 @@ package final class Store: @unchecked Sendable {
     /// How long this store waits for another process's lock, in seconds.
     var busyTimeout: TimeInterval = Store.defaultBusyTimeout
 
+    /// Whether the next outermost write transaction is the first into a store this process created, to run with a
+    /// rollback journal (``beginFirstWriteJournal(_:)``). Read and changed only on the connection's queue.
+    var firstWritePending = false
+    /// Whether the store still waits to be switched back to WAL (``settleJournal(_:)``).
+    var walPending = false
+
     init(path: String, model: ManagedObjectModel, layout: StoreLayout, metadata: StoreMetadata, database: DatabaseQueue,
          wasCreated: Bool, isReadOnly: Bool, modelSource: ModelSource, warnings: [String] = []) {
         self.path = path
@@ -120,6 +126,7 @@ package final class Store: @unchecked Sendable {
         self.validation = AttributeValidation(model: model)
         self.missingExternalData = path.isEmpty || path == ":memory:" ? nil
             : MissingExternalData(directory: ExternalDataLocation(storeFile: URL(fileURLWithPath: path)).directory)
+        firstWritePending = wasCreated && !isReadOnly && missingExternalData != nil && BulkLoadSettings.journalsFirstWrite
     }
 
     /// Where Core Data keeps Binary values stored outside the database for this store; it counts missing files
@@ -169,6 +176,9 @@ package final class Store: @unchecked Sendable {
         }
         return try translatingErrors(writing: true) {
             try database.writeWithoutTransaction { db in
+                settlePendingJournal(db)
+                let journaled = beginFirstWriteJournal(db)
+                defer { if journaled { settleJournal(db) } }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     // Stores with persistent history get it kept (a no-op lookup for the others).
