@@ -55,6 +55,21 @@ struct CrashSafetyTests {
         }
     }
 
+    /// The insert creates the store, so its first write runs with a rollback journal (ADR 0013, session 26): killed,
+    /// it leaves a hot journal, which the read-only `count` and `verify` that follow must get past.
+    @Test func insertCreatingTheStoreKilledAtRandomMomentsLeavesAllOrNothing() throws {
+        var random = SeededGenerator(state: 14 &+ Self.seed)
+        let folder = try temporaryDirectory()
+        let input = try Self.people(60_000, in: folder)
+        for round in 0..<Self.rounds {
+            let store = folder.appendingPathComponent("Created\(round).sqlite").path
+            // Late enough that the store exists: a kill inside its creation is another case.
+            let killed = try kill(["insert", "Person", "--file", input, "--model", Self.model, "--store", store],
+                                  after: Double.random(in: 0.3...1.2, using: &random))
+            try expectAllOrNothing(store, expected: 60_000, killed: killed)
+        }
+    }
+
     @Test func importKilledAtRandomMomentsLeavesAllOrNothing() throws {
         var random = SeededGenerator(state: 13 &+ Self.seed)
         let folder = try temporaryDirectory()

@@ -1,3 +1,4 @@
+import Foundation
 internal import GRDB
 
 /// The first write transaction into a store this process created runs with a rollback journal, and the store is
@@ -35,5 +36,21 @@ extension Store {
         guard walPending else { return }
         walPending = false
         settleJournal(db)
+    }
+}
+
+extension Store {
+    /// Rolls back the transaction a crashed process left in a rollback journal beside the store, so that a
+    /// read-only open can read it: SQLite refuses to read a store with a hot journal on a read-only connection
+    /// ("attempt to write a readonly database"), and a process killed during a new store's first write (in a
+    /// rollback journal, above) leaves one. Opening read-write and reading the schema makes SQLite roll it back; a
+    /// journal that is not hot (another process's transaction in progress) is left alone. Best effort: when the
+    /// file cannot be written, the read-only open reports SQLite's error.
+    static func rollBackHotJournal(at path: String, busyTimeout: TimeInterval) {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path + "-journal"))?[.size] as? Int, size > 0,
+              FileManager.default.isWritableFile(atPath: path) else { return }
+        guard let database = try? DatabaseQueue(path: path, configuration: configuration(readOnly: false, busyTimeout: busyTimeout))
+        else { return }
+        _ = try? database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
     }
 }

@@ -32,6 +32,7 @@ extension Store {
             return store
         }
         let readOnly = options.readOnly || options.immutable || !FileManager.default.isWritableFile(atPath: path)
+        if readOnly && !options.immutable { rollBackHotJournal(at: path, busyTimeout: options.busyTimeout) }
         let database: DatabaseQueue
         var privateCopy: PrivateStoreCopy?
         do {
