@@ -108,6 +108,32 @@ struct WritePlanTests {
         #expect(try store.verify().isEmpty)
     }
 
+    /// A uniqueness constraint that a UNIQUE index enforces is not looked up before each new object: the INSERT
+    /// refuses a duplicate, and only then is the existing object looked up, to name it as before. A constraint
+    /// that merges (upsert) is looked up before each object.
+    @Test func anIndexedConstraintIsLookedUpOnlyWhenTheInsertFails() throws {
+        let model = try ModelLoader.load(Corpus.schemas.appendingPathComponent("Company.json").path).model
+        let store = try Org.store(model, name: "Enforced.sqlite")
+        try store.insertJSON("Company", #"{"id": "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10", "name": "Acme"}"#)
+        try store.insertJSON("Department", #"{"name": "R&D", "company": {"_ref": {"name": "Acme"}}}"#)
+        let employees = { (numbers: [Int]) in
+            "[" + numbers.map { #"{"employeeNumber": \#($0), "firstName": "A", "lastName": "B", "department": {"_ref": {"name": "R&D"}}}"# }
+                .joined(separator: ",") + "]"
+        }
+        let lookup = "SELECT Z_PK, Z_ENT FROM ZEMPLOYEE WHERE"
+        let refusing = try traced(store) { try store.insertJSON("Employee", employees(Array(1...50))) }
+        #expect(refusing.count(lookup) == 0)
+        let merging = try traced(store) { try store.insertJSON("Employee", employees(Array(51...60)), upsert: true) }
+        #expect(merging.count(lookup) == 10)
+        let duplicate = try traced(store) {
+            let message = errorText { try store.insertJSON("Employee", employees([61, 62, 7])) }
+            #expect(message == "record 3: entity 'Employee': uniqueness constraint (employeeNumber) violated: an object "
+                    + "with employeeNumber = 7 already exists (\(store.uri("Employee", 7)))")
+        }
+        #expect(duplicate.count(lookup) == 1)
+        #expect(try store.rows("SELECT COUNT(*) FROM ZEMPLOYEE") == ["60"])
+    }
+
     /// Regression: rows waiting for their parent were invisible to a `_ref` later in the same record.
     @Test func aReferenceFindsNestedObjectsOfTheSameRecordStillWaitingForTheirParent() throws {
         let store = try Org.store()

@@ -39,6 +39,16 @@ extension GraphInserter {
         do {
             try statement.execute()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // A uniqueness constraint whose lookup was left to the index: the object it collides with, named as
+            // the lookup names it (a refusal from `existingObject` is thrown from there). The parent a waiting row
+            // gets here was not known to the lookup before either: a key through it is left to the index's error.
+            if !(try plan.keysEnforcedByIndexes(db: db)).isEmpty {
+                let edges = try pending.toOnes.map { direct, target in
+                    (try storage.edge(direct.relationship.name, of: plan.entity.name), Optional(target))
+                }
+                _ = try existingObject(plan, row: pending.row, toOnes: edges,
+                                       fields: pending.inputs ?? PlannedFields(prepared: pending.row), enforcedKeys: true)
+            }
             throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout,
                                          values: (pending.inputs ?? PlannedFields(prepared: pending.row)).attributeInputs(plan))
         }

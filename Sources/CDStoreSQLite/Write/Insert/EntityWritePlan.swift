@@ -113,6 +113,8 @@ final class EntityWritePlan {
     /// instructions per row alone, 14.5 k at 32, 14.4 k at 100).
     static let rowsPerBatch = 32
     let mergeKeys: [MergeKey]
+    /// ``keysEnforcedByIndexes(db:)``, once read.
+    private var enforcedKeys: Set<Int>?
     /// Indexes in ``mergeKeys`` of the keys whose lookups an index serves while plain indexes are dropped
     /// (``DeferredIndexes/isCovered(_:columns:)``).
     var coveredMergeKeys: Set<Int> = []
@@ -238,6 +240,29 @@ final class EntityWritePlan {
                 + conditions.joined(separator: " AND ") + " LIMIT 1"
             return MergeKey(properties: properties, parts: parts, columns: keyColumns, sql: sql, merges: merges)
         }
+    }
+
+    /// Indexes in ``mergeKeys`` of the keys that only refuse (no upsert, no identity), whose values the INSERT
+    /// writes itself (attributes and direct to-ones: a to-one set by a later UPDATE would fail there instead), and
+    /// whose columns are exactly those of a UNIQUE index of the table: SQLite refuses a duplicate of those by
+    /// itself. Read from the store's schema once, on the write's connection.
+    func keysEnforcedByIndexes(db: Database) throws -> Set<Int> {
+        if let enforcedKeys { return enforcedKeys }
+        var uniqueColumns: [Set<String>] = []
+        for index in try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1", arguments: [table]) {
+            let name: String = index["name"]
+            let columns = try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [name])
+            uniqueColumns.append(Set(columns.compactMap { $0["name"] as String? }))
+        }
+        let keys = Set(mergeKeys.indices.filter { number in
+            let key = mergeKeys[number]
+            guard !key.merges, let parts = key.parts, uniqueColumns.contains(key.columns) else { return false }
+            return parts.allSatisfy { part in
+                if case .toOne(let name) = part { directToOnes[name] != nil } else { true }
+            }
+        })
+        enforcedKeys = keys
+        return keys
     }
 
     /// The prepared query of the merge key at `index` in ``mergeKeys``.
