@@ -81,7 +81,9 @@ struct WritePlanTests {
                                  ("employees", .array((1...10).map { .object([("name", .string("E\(d).\($0)"))]) }))])
         }
         let log = try traced(store) { try store.insert(departments, into: "Department") }
-        #expect(log.count("INSERT INTO ZEMPLOYEE") == 30)
+        // A department's ten employees go in one INSERT of ten rows, once its key is known.
+        #expect(log.count("INSERT OR FAIL INTO ZEMPLOYEE") == 3)
+        #expect(log.count("INSERT INTO ZEMPLOYEE") == 0)
         #expect(log.count("INSERT INTO ZDEPARTMENT") == 3)
         // The children's rows wait for the department's key, so no UPDATE follows them.
         #expect(log.count("UPDATE ZEMPLOYEE") == 0)
@@ -131,7 +133,18 @@ struct WritePlanTests {
                     + "with employeeNumber = 7 already exists (\(store.uri("Employee", 7)))")
         }
         #expect(duplicate.count(lookup) == 1)
+        // Nested employees go in one INSERT of several rows once their department has its key: a collision there
+        // names its record and the existing object the same way.
+        let nested = errorText {
+            try store.insertJSON("Department", #"{"name": "Ops", "company": {"_ref": {"name": "Acme"}}, "employees": ["#
+                                 + #"{"employeeNumber": 70, "firstName": "A", "lastName": "B"},"#
+                                 + #"{"employeeNumber": 12, "firstName": "A", "lastName": "B"},"#
+                                 + #"{"employeeNumber": 71, "firstName": "A", "lastName": "B"}]}"#)
+        }
+        #expect(nested == "record 1: entity 'Employee': uniqueness constraint (employeeNumber) violated: an object "
+                + "with employeeNumber = 12 already exists (\(store.uri("Employee", 12)))")
         #expect(try store.rows("SELECT COUNT(*) FROM ZEMPLOYEE") == ["60"])
+        #expect(try store.rows("SELECT COUNT(*) FROM ZDEPARTMENT") == ["1"])
     }
 
     /// Regression: rows waiting for their parent were invisible to a `_ref` later in the same record.

@@ -70,9 +70,10 @@ extension GraphInserter {
         }
     }
 
-    private mutating func bind(_ target: ObjectRef, to direct: EntityWritePlan.DirectToOne, in statement: RawStatement) {
-        statement.bind(target.pk, at: direct.parameter)
-        if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: direct.parameter + 1) }
+    mutating func bind(_ target: ObjectRef, to direct: EntityWritePlan.DirectToOne, in statement: RawStatement,
+                       base: Int32 = 0) {
+        statement.bind(target.pk, at: base + direct.parameter)
+        if direct.hasEntityColumn { statement.bind(Int64(target.entityNumber), at: base + direct.parameter + 1) }
         // The target's to-many changed (Core Data bumps its Z_OPT when it existed before).
         touch(target)
     }

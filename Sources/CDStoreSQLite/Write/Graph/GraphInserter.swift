@@ -202,7 +202,7 @@ struct GraphInserter {
                 if !isNew { touch(try storage.removeAll(from: edge, of: object, db: db)) }
                 // Those still waiting get this object's key in their INSERT; those written meanwhile, an UPDATE.
                 let held = takeWaiting(group: group)
-                for child in held { try write(child, parent: object) }
+                try writeHeld(held, parent: object)
                 if held.count != children.count {
                     let heldObjects = Set(held.map(\.object))
                     try storage.adopt(children.filter { !heldObjects.contains($0) }, to: edge, of: object, db: db)

@@ -106,8 +106,8 @@ final class EntityWritePlan {
     let insertSQL: String
     /// ``insertSQL`` prepared on the connection of the write that uses this plan.
     var insertStatement: RawStatement?
-    /// The INSERT of ``rowsPerBatch`` rows at once, prepared when first used.
-    private var batchInsertStatement: RawStatement?
+    /// The INSERTs of several rows at once, by number of rows, prepared when first used.
+    private var multiRowStatements: [Int: RawStatement] = [:]
     /// Rows per multi-row INSERT. One statement per row costs SQLite a cursor on the table and on each index, and
     /// its halt logic, every time; at 32 rows per statement that shared work is mostly gone (ADR 0013: 17.7 k
     /// instructions per row alone, 14.5 k at 32, 14.4 k at 100).
@@ -281,10 +281,15 @@ final class EntityWritePlan {
     /// temporary file: two million `pwrite` calls for a million rows, a second of system time. A failure fails the
     /// whole insert anyway, whose transaction is rolled back.
     func batchInsert(db: Database) throws -> RawStatement {
-        if let prepared = batchInsertStatement { return prepared }
-        let sql = "INSERT OR FAIL INTO " + insertTarget + Array(repeating: insertRow, count: Self.rowsPerBatch).joined(separator: ", ")
+        try multiRowInsert(rows: Self.rowsPerBatch, db: db)
+    }
+
+    /// The INSERT OR FAIL of `rows` rows in one statement (at most ``rowsPerBatch``), prepared on first use.
+    func multiRowInsert(rows: Int, db: Database) throws -> RawStatement {
+        if let prepared = multiRowStatements[rows] { return prepared }
+        let sql = "INSERT OR FAIL INTO " + insertTarget + Array(repeating: insertRow, count: rows).joined(separator: ", ")
         let prepared = try RawStatement(sql, db: db)
-        batchInsertStatement = prepared
+        multiRowStatements[rows] = prepared
         return prepared
     }
 

@@ -1,0 +1,49 @@
+internal import GRDB
+
+extension GraphInserter {
+    /// Writes the rows that waited for `parent` (a department's new employees, once the department has its key),
+    /// up to ``EntityWritePlan/rowsPerBatch`` to a multi-row INSERT when they are rows of one plan that hold no
+    /// to-one but their parent: one statement per row cost SQLite its cursors and halt logic every time (ADR 0013).
+    /// Any other rows are written one by one, as ``write(_:parent:)`` writes them.
+    mutating func writeHeld(_ rows: ArraySlice<PendingRow>, parent: ObjectRef) throws {
+        guard rows.count > 1, let first = rows.first, let slot = first.parentSlot,
+              rows.allSatisfy({ $0.plan === first.plan && $0.toOnes.isEmpty && $0.parentSlot?.parameter == slot.parameter })
+        else {
+            for row in rows { try write(row, parent: parent) }
+            return
+        }
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let chunk = rows[start..<min(start + EntityWritePlan.rowsPerBatch, rows.endIndex)]
+            if chunk.count == 1 { try write(chunk[chunk.startIndex], parent: parent) } else { try writeTogether(chunk, parent: parent, slot: slot) }
+            start = chunk.endIndex
+        }
+    }
+
+    private mutating func writeTogether(_ rows: ArraySlice<PendingRow>, parent: ObjectRef, slot: EntityWritePlan.DirectToOne)
+        throws
+    {
+        let plan = rows[rows.startIndex].plan
+        let statement = try plan.multiRowInsert(rows: rows.count, db: db)
+        var base: Int32 = 0
+        for row in rows {
+            bindNewRow(row.object, row.row, plan: plan, to: statement, base: base)
+            bind(parent, to: slot, in: statement, base: base)
+            base += Int32(plan.parameterCount)
+        }
+        do {
+            try statement.execute()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // The rows before the failing one are stored (OR FAIL), and the insert fails with the rollback of its
+            // transaction (or of the record's savepoint): the first row not stored, written alone, gives the error
+            // one-by-one writing gives.
+            let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.table) WHERE Z_PK = ?", db: db)
+            for row in rows {
+                stored.bind(row.object.pk, at: 1)
+                guard try stored.firstPair() == nil else { continue }
+                try write(row, parent: parent)
+            }
+            throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout, values: [:])
+        }
+    }
+}
