@@ -11,7 +11,8 @@
 # row (the row floor: `WHERE 1` turns SQLite's transfer optimisation off), with the ratios.
 # CDSTORE_NO_READ_AHEAD=1 in the environment turns off reading ahead on a second thread (counts stay about the
 # same: they add up both threads); CDSTORE_NO_PREPARE_AHEAD=1 keeps the conversion of values on the writing thread,
-# CDSTORE_NO_DEFERRED_INDEXES=1 keeps every index up row by row (ADR 0013, session 25).
+# CDSTORE_NO_DEFERRED_INDEXES=1 keeps every index up row by row (ADR 0013, session 25), CDSTORE_NO_FIRST_WRITE_JOURNAL=1
+# writes a new store's first transaction through WAL (session 26; it saves I/O more than instructions).
 # Needs valgrind and sqlite3; runs under `nice -n 19`.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: Scripts/instruction-counts.sh CDSTORE_BINARY   (ROWS=, DEPARTMENTS=)" >&2; exit 2; }
