@@ -179,7 +179,13 @@ FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;;
 	  xml-model|plist|xcmapping) echo -dict=Fuzz/Dictionaries/xml.dict;; swift-model) echo -dict=Fuzz/Dictionaries/swift.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
 	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
 
+# SwiftPM does not notice files added to or removed from the main package, a path dependency of Fuzz/, and then fails
+# with "cannot find type …": when the list of source files changed since the last fuzz build, removing the cached build
+# description makes it plan the build again (touching the main manifest did not always).
 fuzz-build: setup
+	@mkdir -p .build-fuzz; sources=$$(find Sources -name '*.swift' | sort | cksum); \
+	  if [ "$$sources" != "$$(cat .build-fuzz/sources.cksum 2>/dev/null)" ]; then rm -f .build-fuzz/*/debug/description.json; fi; \
+	  echo "$$sources" > .build-fuzz/sources.cksum
 	$(SWIFT) build -c debug --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
 
 fuzz: fuzz-build
