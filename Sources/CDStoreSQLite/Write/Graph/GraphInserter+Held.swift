@@ -34,14 +34,9 @@ extension GraphInserter {
         do {
             try statement.execute()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            // The rows before the failing one are stored (OR FAIL), and the insert fails with the rollback of its
-            // transaction (or of the record's savepoint): the first row not stored, written alone, gives the error
-            // one-by-one writing gives.
-            let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.table) WHERE Z_PK = ?", db: db)
-            for row in rows {
-                stored.bind(row.object.pk, at: 1)
-                guard try stored.firstPair() == nil else { continue }
-                try write(row, parent: parent)
+            // The first row not stored, written alone, says what is wrong and where (``firstUnstored(_:plan:)``).
+            if let failing = try firstUnstored(rows.map(\.object), plan: plan) {
+                try write(rows[rows.startIndex + failing], parent: parent)
             }
             throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout, values: [:])
         }

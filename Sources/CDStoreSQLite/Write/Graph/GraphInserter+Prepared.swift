@@ -46,18 +46,23 @@ extension GraphInserter {
                 try statement.execute()
                 return
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                // The rows before the failing one are stored (OR FAIL), and the insert fails with the rollback of
-                // its transaction: the first row not stored, written alone, says what is wrong and where.
-                let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.table) WHERE Z_PK = ?", db: db)
-                for entry in batch {
-                    stored.bind(entry.object.pk, at: 1)
-                    guard try stored.firstPair() == nil else { continue }
-                    try write(entry, plan: plan)
-                }
+                // The first row not stored, written alone, says what is wrong and where.
+                if let failing = try firstUnstored(batch.map(\.object), plan: plan) { try write(batch[failing], plan: plan) }
                 throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout, values: [:])
             }
         }
         for entry in batch { try write(entry, plan: plan) }
+    }
+
+    /// After a multi-row `INSERT OR FAIL` broke a constraint: the index in `objects` of the first row it did not
+    /// store. The rows before it are stored (OR FAIL keeps them), and the insert fails with the rollback of its
+    /// transaction or of the record's savepoint; written alone, that row gives the error one-by-one writing gives.
+    func firstUnstored(_ objects: [ObjectRef], plan: EntityWritePlan) throws -> Int? {
+        let stored = try RawStatement("SELECT Z_PK, Z_ENT FROM \(plan.table) WHERE Z_PK = ?", db: db)
+        return try objects.firstIndex { object in
+            stored.bind(object.pk, at: 1)
+            return try stored.firstPair() == nil
+        }
     }
 
     private mutating func write(_ entry: PreparedObject, plan: EntityWritePlan) throws {
