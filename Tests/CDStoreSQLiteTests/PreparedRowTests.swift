@@ -91,6 +91,41 @@ struct PreparedRowTests {
         #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON") == ["0"])
     }
 
+    /// The writer takes the last object's plan without looking the entity up again (``GraphInserter``): for an
+    /// object of that same entity, or a prepared one. An entity outside the requested one's tree stays refused even
+    /// right after objects of it were written as nested ones, and prepared sub-entity objects between plain ones
+    /// land in their own entity.
+    @Test func theLastPlanIsTakenOnlyForTheEntityItWasMadeFor() throws {
+        let store = try Org.store(try Self.model(), name: "PreparedLastPlan.sqlite")
+        let records = (1...600).map { n -> InputRecord in
+            switch n {
+            case 401:
+                var record = InputRecord(fields: [("_entity", .string("Team")), ("title", .string("T"))], line: n)
+                record.entityName = "Team"
+                return record
+            case let n where n % 3 == 0:
+                var record = Self.person(n, extra: [("_entity", .string("Manager")), ("level", .integer(1))])
+                record.entityName = "Manager"
+                return record
+            default:
+                return Self.person(n, extra: [("team", .object([("title", .string("T\(n)"))]))])
+            }
+        }
+        var source = ListSource(records)
+        let error = try #require(throws: StoreError.self) { try store.insert(from: &source, into: "Person") }
+        #expect(error.record == 401)
+        #expect(error.property == "_entity")
+        #expect(error.description.contains("'Team' is not Person or one of its sub-entities"), "\(error)")
+
+        var valid = ListSource(Array(records.prefix(400)))
+        #expect(try store.insert(from: &valid, into: "Person") == InsertSummary(inserted: 400, skipped: 0))
+        let manager = try #require(store.layout.entity(named: "Manager")).number
+        #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON WHERE Z_ENT = \(manager)") == ["133"])
+        #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON WHERE Z_ENT = \(manager) AND ZLEVEL = 1 AND ZTEAM IS NULL") == ["133"])
+        #expect(try store.rows("SELECT COUNT(*) FROM ZPERSON p JOIN ZTEAM t ON p.ZTEAM = t.Z_PK WHERE t.ZTITLE = 'T' || substr(p.ZNAME, 2)") == ["267"])
+        #expect(try store.rows("SELECT COUNT(*) FROM ZTEAM") == ["267"])
+    }
+
     /// A key that names nothing is not prepared: the general path refuses it, with its suggestion.
     @Test func anUnknownKeyIsRefusedInItsPlace() throws {
         let store = try Org.store(try Self.model(), name: "PreparedUnknown.sqlite")

@@ -92,6 +92,24 @@ struct ReadAheadTests {
         #expect(source.number < total)
     }
 
+    /// Once the input is read, the reader stays to free the batches the consumer hands back, until it finishes: a
+    /// consumer slower than the reader still gets every record, and finishing ends the reader's thread.
+    @Test func aReaderDoneReadingFreesBatchesUntilFinished() {
+        let count = ReadAhead.batchSize * (ReadAhead.capacity - 1) + 5
+        let source = NumberedSource(count: count)
+        let reader = ReadAhead(source)
+        // Every batch is queued (they fit in its capacity), so the reader is done before the first one is taken.
+        while source.reads.count < count { Thread.sleep(forTimeInterval: 0.001) }
+        var ahead = ReadAheadRecordSource(reader, position: source.position)
+        var names: [String] = []
+        while let record = try? ahead.next() {
+            if case .string(let name) = record.fields[0].1 { names.append(name) }
+        }
+        #expect(names == (1...count).map { "n\($0)" })
+        let finished = reader.finish() as! NumberedSource
+        #expect(finished.number == count)
+    }
+
     @Test func insertWithSkippedRecordsReadAhead() throws {
         let model = try Org.jsonModel(#"[{"name": "Person", "attributes": [{"name": "name", "type": "String", "minValue": "2"}]}]"#)
         let store = try Org.store(model, name: "ReadAhead.sqlite")

@@ -70,6 +70,20 @@ struct GraphInserter {
         return plan
     }
 
+    /// The write plan of the entity an object of `requested` is: the sub-entity `entityName` (or the record's
+    /// `_entity`) names, or `requested` itself.
+    ///
+    /// The object of the last plan's entity (when nothing names another) takes that plan as it is: the entity was
+    /// checked when the plan was made. So does a prepared object: the reading thread chose and checked its entity
+    /// by the same rule, and one it could not check is not prepared.
+    private mutating func plan(for requested: Entity, named entityName: String?, fields: [(String, InputValue)],
+                               prepared: PreparedObjectRows?) throws -> EntityWritePlan {
+        if let prepared, let last = lastPlan, last.entity.name == prepared.entityName { return last }
+        let name = entityName ?? stringField(fields, "_entity")
+        if name == nil || name == requested.name, let last = lastPlan, last.entity.name == requested.name { return last }
+        return try plan(for: concreteEntity(requested, named: name))
+    }
+
     /// Inserts (or, with upsert, merges) one object from `fields`, with everything nested in it.
     ///
     /// `adoptedBy` names the inverse to-one of a nested object whose parent is not written yet: when the object
@@ -88,11 +102,12 @@ struct GraphInserter {
             throw StoreError(.invalidInput, "objects nested more than \(Self.nestingLimit) deep; insert the deeper ones "
                              + "first and refer to them (an object ID or {\"_ref\": …})", entity: requested.name)
         }
-        let entity = try concreteEntity(requested, named: entityName ?? stringField(fields, "_entity"))
-        let plan = try plan(for: entity)
+        let plan = try plan(for: requested, named: entityName, fields: fields, prepared: prepared)
+        // The plan's entity, read where needed: a copy of the `Entity` value (and its release) cost 800 instructions.
+        let entityName = plan.entity.name
         // Sorted on the reading thread when it prepared this object (it refuses unknown keys, so nothing is left
         // for this plan's tally of ignored ones).
-        let sorted = if let prepared, prepared.entityName == entity.name { prepared.fields } else {
+        let sorted = if let prepared, prepared.entityName == entityName { prepared.fields } else {
             try plan.sort(fields, model: model)
         }
 
@@ -103,7 +118,7 @@ struct GraphInserter {
         // known (`waiting`), or given it in one UPDATE.
         var adopted: [(edge: RelationshipStorage.Edge, children: [ObjectRef], group: Int)] = []
         for (relationship, value) in sorted.relationships {
-            let edge = try self.edge(relationship.name, of: entity.name)
+            let edge = try self.edge(relationship.name, of: entityName)
             if relationship.isToMany {
                 let inverseName = adoptableInverse(edge)
                 guard case .array(let items) = value else {
@@ -114,17 +129,18 @@ struct GraphInserter {
                         toManyTargets.append((edge, try ids.map { try resolve($0, edge: edge) }))
                         continue
                     }
-                    throw failure(entity, relationship.name, "a to-many relationship takes an array, got \(value.summary)")
+                    throw failure(entityName, relationship.name, "a to-many relationship takes an array, got \(value.summary)")
                 }
                 var targets: [ObjectRef] = []
                 var children: [ObjectRef] = []
+                let destination = model.entity(named: relationship.destination)!
                 groups += 1
                 let group = groups
                 for (index, item) in items.enumerated() {
                     let rows = prepared?.nested(relationship.name, at: index)
                     if let inverseName, case .object(let nested) = item,
                        !nested.contains(where: { $0.0 == "_ref" || $0.0 == inverseName }) {
-                        children.append(try insert(nested, as: model.entity(named: relationship.destination)!, entityName: nil,
+                        children.append(try insert(nested, as: destination, entityName: nil,
                                                    adoptedBy: (inverseName, group), prepared: rows))
                     } else {
                         targets.append(try resolve(item, edge: edge, prepared: rows))
@@ -145,7 +161,7 @@ struct GraphInserter {
         }
 
         var row: [DatabaseValue]
-        if let prepared, prepared.entityName == entity.name, let converted = prepared.row {
+        if let prepared, prepared.entityName == entityName, let converted = prepared.row {
             row = converted
         } else {
             row = try plan.row(sorted, validatingMissing: !plan.mayMerge)
@@ -159,7 +175,7 @@ struct GraphInserter {
                 try update(existing, plan: plan, row: row, fields: sorted)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 // Merged into the object of one constraint, the values collide with another object on another one.
-                throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
+                throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout,
                                              values: sorted.attributeInputs(plan))
             }
             object = existing
@@ -210,7 +226,7 @@ struct GraphInserter {
                 touch(object)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw ConstraintReport.error(for: error, entity: entity, model: model, layout: store.layout,
+            throw ConstraintReport.error(for: error, entity: plan.entity, model: model, layout: store.layout,
                                          values: sorted.attributeInputs(plan))
         }
         return object

@@ -72,6 +72,8 @@ final class ReadAhead: @unchecked Sendable {
     func recycle(_ batch: consuming Batch) {
         condition.lock()
         spent.append(batch)
+        // Wakes a reader that is done reading and waits for batches to free (``freeSpentUntilStopped()``).
+        if readerDone { condition.broadcast() }
         condition.unlock()
     }
 
@@ -119,9 +121,28 @@ final class ReadAhead: @unchecked Sendable {
         condition.lock()
         source = local
         readerDone = true
+        condition.broadcast()
+        freeSpentUntilStopped()
         readerExited = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Once the input is read, frees the batches the consumer hands back until it stops, so that the writing thread
+    /// does not free the last ones itself: the reader is ahead, and those were 13 M of the 963 M instructions of
+    /// the Company graph's writing thread (22,000 objects). Called and returns with `condition` locked.
+    private func freeSpentUntilStopped() {
+        while !stopped {
+            guard !spent.isEmpty else {
+                condition.wait()
+                continue
+            }
+            var freed: [Batch] = []
+            swap(&freed, &spent)
+            condition.unlock()
+            freed.removeAll()
+            condition.lock()
+        }
     }
 
     /// Queues `batch`, waiting while ``capacity`` batches are queued; false once the consumer stopped. Frees the
