@@ -126,6 +126,28 @@ struct PreparedRowTests {
         #expect(try store.rows("SELECT COUNT(*) FROM ZTEAM") == ["267"])
     }
 
+    /// Names of every length, some longer than a chunk of ``BoundText``, written 32 to a statement and one by one
+    /// (nested teams): each is stored byte for byte.
+    @Test func longAndShortTextIsStoredExactly() throws {
+        let store = try Org.store(try Self.model(), name: "PreparedText.sqlite")
+        func name(_ n: Int) -> String {
+            n % 50 == 0 ? String(repeating: "long", count: BoundText.chunkBytes / 3) + "\(n)"
+                : n % 7 == 0 ? "nul\u{0}\(n)" : "n\(n)é"
+        }
+        let records = (1...700).map { n in
+            Self.person(n, name: name(n), extra: n % 9 == 0 ? [("team", .object([("title", .string(name(n + 1)))]))] : [])
+        }
+        var source = ListSource(records)
+        #expect(try store.insert(from: &source, into: "Person") == InsertSummary(inserted: 700, skipped: 0))
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.read { db in
+            let names = try Data.fetchAll(db, sql: "SELECT CAST(ZNAME AS BLOB) FROM ZPERSON ORDER BY Z_PK")
+            #expect(names == (1...700).map { Data(name($0).utf8) })
+            let titles = try Data.fetchAll(db, sql: "SELECT CAST(t.ZTITLE AS BLOB) FROM ZPERSON p JOIN ZTEAM t ON p.ZTEAM = t.Z_PK ORDER BY p.Z_PK")
+            #expect(titles == (1...700).filter { $0 % 9 == 0 }.map { Data(name($0 + 1).utf8) })
+        }
+    }
+
     /// A key that names nothing is not prepared: the general path refuses it, with its suggestion.
     @Test func anUnknownKeyIsRefusedInItsPlace() throws {
         let store = try Org.store(try Self.model(), name: "PreparedUnknown.sqlite")

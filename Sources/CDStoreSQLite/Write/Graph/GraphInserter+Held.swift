@@ -33,6 +33,7 @@ extension GraphInserter {
         }
         do {
             try statement.execute()
+            boundText.reuse()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // The first row not stored, written alone, says what is wrong and where (``firstUnstored(_:plan:)``).
             if let failing = try firstUnstored(rows.map(\.object), plan: plan) {

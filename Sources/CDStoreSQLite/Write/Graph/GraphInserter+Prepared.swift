@@ -44,6 +44,7 @@ extension GraphInserter {
             }
             do {
                 try statement.execute()
+                boundText.reuse()
                 return
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 // The first row not stored, written alone, says what is wrong and where.

@@ -38,6 +38,7 @@ extension GraphInserter {
         if let parent, let slot = pending.parentSlot { bind(parent, to: slot, in: statement) }
         do {
             try statement.execute()
+            boundText.reuse()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A uniqueness constraint whose lookup was left to the index: the object it collides with, named as
             // the lookup names it (a refusal from `existingObject` is thrown from there). The parent a waiting row
@@ -57,13 +58,20 @@ extension GraphInserter {
     /// Binds what every new row of `plan` holds to the INSERT parameters after `base`: its key, entity number,
     /// version 1 and attribute values, and NULL for the to-ones the INSERT writes (whose targets the caller binds
     /// over them). A multi-row INSERT binds row after row, each at the previous one's base plus
-    /// ``EntityWritePlan/parameterCount``.
+    /// ``EntityWritePlan/parameterCount``. Text is bound from copies in ``boundText``, which the caller makes
+    /// free for reuse once the statement ran.
     func bindNewRow(_ object: ObjectRef, _ row: [DatabaseValue], plan: EntityWritePlan, to statement: RawStatement,
                     base: Int32 = 0) {
         statement.bind(object.pk, at: base + 1)
         statement.bind(Int64(object.entityNumber), at: base + 2)
         statement.bind(1, at: base + 3)
-        for (index, value) in row.enumerated() { statement.bind(value, at: base + Int32(index + 4)) }
+        for (index, value) in row.enumerated() {
+            if case .string(let text) = value.storage {
+                boundText.bind(text, to: statement.sqliteStatement, at: base + Int32(index + 4))
+            } else {
+                statement.bind(value, at: base + Int32(index + 4))
+            }
+        }
         for direct in plan.directToOnes.values {
             statement.bind(.null, at: base + direct.parameter)
             if direct.hasEntityColumn { statement.bind(.null, at: base + direct.parameter + 1) }

@@ -34,6 +34,8 @@ struct GraphInserter {
     var deferredIndexes: DeferredIndexes?
     /// The `_ref` lookups prepared so far.
     let lookupShapes = ObjectLookup.Shapes()
+    /// Where the text of new rows is copied for their INSERTs (``bindNewRow(_:_:plan:to:base:)``).
+    let boundText = BoundText()
     /// The last group number handed out.
     private var groups = 0
     /// The plan used last: records of one input are mostly of one entity.
