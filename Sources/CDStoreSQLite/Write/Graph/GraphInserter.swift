@@ -80,7 +80,13 @@ struct GraphInserter {
     /// by the same rule, and one it could not check is not prepared.
     private mutating func plan(for requested: Entity, named entityName: String?, fields: [(String, InputValue)],
                                prepared: PreparedObjectRows?) throws -> EntityWritePlan {
-        if let prepared, let last = lastPlan, last.entity.name == prepared.entityName { return last }
+        if let prepared {
+            if let last = lastPlan, last.entity.name == prepared.entityName { return last }
+            if let known = plans[prepared.entityName] {
+                lastPlan = known
+                return known
+            }
+        }
         let name = entityName ?? stringField(fields, "_entity")
         if name == nil || name == requested.name, let last = lastPlan, last.entity.name == requested.name { return last }
         return try plan(for: concreteEntity(requested, named: name))
@@ -140,8 +146,7 @@ struct GraphInserter {
                 let group = groups
                 for (index, item) in items.enumerated() {
                     let rows = prepared?.nested(relationship.name, at: index)
-                    if let inverseName, case .object(let nested) = item,
-                       !nested.contains(where: { $0.0 == "_ref" || $0.0 == inverseName }) {
+                    if let inverseName, case .object(let nested) = item, mayWait(nested, prepared: rows, inverse: inverseName) {
                         children.append(try insert(nested, as: destination, entityName: nil,
                                                    adoptedBy: (inverseName, group), prepared: rows))
                     } else {
@@ -240,6 +245,14 @@ struct GraphInserter {
         let edge = try storage.edge(relationship, of: entity)
         edges[entity, default: [:]][relationship] = edge
         return edge
+    }
+
+    /// Whether the nested new object `fields` may wait for its parent's key: it is not a `{"_ref": …}` and does not
+    /// set the inverse to-one itself. A prepared object answers from its sorted relationships, without comparing
+    /// every key: the reading thread prepares no `_ref`, and sorts the inverse's key, when present, among them.
+    private func mayWait(_ fields: [(String, InputValue)], prepared: PreparedObjectRows?, inverse: String) -> Bool {
+        if let prepared { return !prepared.fields.relationships.contains { $0.0.name == inverse } }
+        return !fields.contains { $0.0 == "_ref" || $0.0 == inverse }
     }
 
     /// Records `objects` as changed by this transaction, unless it created them.

@@ -60,6 +60,19 @@ struct RawStatement {
         }
     }
 
+    /// Runs a query and calls `body` with the statement at each row, to read its columns (`sqlite3_column_…`).
+    func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: try body(handle)
+            case SQLITE_DONE: return
+            case let code: throw error(code)
+            }
+        }
+    }
+
     private func error(_ code: Int32) -> DatabaseError {
         let message = db.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
