@@ -25,6 +25,8 @@ final class AttributeRule: Sendable {
     private let minLength: Int?
     private let maxLength: Int?
     private let regularExpression: NSRegularExpression?
+    /// The same pattern matched without ICU, when it is of the plain kind (``SimplePattern``).
+    private let simplePattern: SimplePattern?
     /// A pattern the model gives but that does not compile: every string value fails, naming it.
     private let invalidPattern: String?
 
@@ -45,9 +47,11 @@ final class AttributeRule: Sendable {
         if let pattern = attribute.regularExpression {
             regularExpression = regularExpressions[pattern]
             invalidPattern = regularExpression == nil ? pattern : nil
+            simplePattern = regularExpression == nil ? nil : SimplePattern(pattern)
         } else {
             regularExpression = nil
             invalidPattern = nil
+            simplePattern = nil
         }
     }
 
@@ -77,9 +81,7 @@ final class AttributeRule: Sendable {
                 throw failure("the model's regular expression '\(invalidPattern)' is not valid", code: 1550)
             }
             if let regularExpression {
-                let range = NSRange(s.startIndex..., in: s)
-                let match = regularExpression.firstMatch(in: s, options: [.anchored], range: range)
-                guard let match, match.range == range else {
+                guard simplePattern?.matchesWhole(s) ?? Self.matchesWhole(s, regularExpression) else {
                     throw failure("'\(s)' does not match the regular expression '\(pattern!)'", code: 1680)
                 }
             }
@@ -91,6 +93,12 @@ final class AttributeRule: Sendable {
                 try checkLength(count, unit: "bytes", codes: (1550, 1550))
             }
         }
+    }
+
+    /// Whether an anchored match of `expression` covers the whole of `text` (ICU, through Foundation).
+    static func matchesWhole(_ text: String, _ expression: NSRegularExpression) -> Bool {
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.firstMatch(in: text, options: [.anchored], range: range)?.range == range
     }
 
     private func checkNumber(_ value: Double, exact: Int64?) throws {
