@@ -169,7 +169,7 @@ FUZZ_RUNS ?= 2000
 FUZZ_CI_SECONDS ?= 10
 # Long runs yield to builds by default; FUZZ_NICE=0 when the fuzzer must own its core (the 10-minute runs).
 FUZZ_NICE ?= 19
-FUZZ_TARGETS ?= predicate xml-model json-model compiled-model swift-model plist ndjson json-records csv xcmapping cdm
+FUZZ_TARGETS ?= predicate xml-model json-model compiled-model swift-model plist ndjson json-records csv xcmapping cdm pattern
 # Leak checks are off: Foundation (CFError, XMLParser) leaks small objects on error paths cdstore does not own.
 FUZZ_LIMITS := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -detect_leaks=0
 FUZZ_BIN := .build-fuzz/debug
@@ -177,7 +177,7 @@ FUZZ_BIN := .build-fuzz/debug
 FUZZ_ENV := SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0
 FUZZ_DICT = case $$t in predicate) echo -dict=Fuzz/Dictionaries/predicate.dict;; \
 	  xml-model|plist|xcmapping) echo -dict=Fuzz/Dictionaries/xml.dict;; swift-model) echo -dict=Fuzz/Dictionaries/swift.dict;; csv) echo -dict=Fuzz/Dictionaries/csv.dict;; \
-	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; esac
+	  json-model|ndjson|json-records) echo -dict=Fuzz/Dictionaries/json.dict;; pattern) echo -dict=Fuzz/Dictionaries/pattern.dict;; esac
 
 # SwiftPM does not notice files added to or removed from the main package, a path dependency of Fuzz/, and then fails
 # with "cannot find type …": when the list of source files changed since the last fuzz build, removing the cached build

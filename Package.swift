@@ -87,7 +87,7 @@ let package = Package(
             ]),
         .target(
             name: "CDStoreFuzzing",
-            dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreIO", "CDStoreSwiftSource"]),
+            dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreSwiftSource"]),
         .executableTarget(
             name: "cdstore", dependencies: ["CDStoreCLI"],
             // Release builds on Linux link everything statically, glibc, SQLite, zlib and readline included (ADR 0014):

@@ -31,5 +31,6 @@ let package = Package(
         fuzzer("fuzz-csv", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
         fuzzer("fuzz-xcmapping", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
         fuzzer("fuzz-cdm", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
+        fuzzer("fuzz-pattern", [.product(name: "CDStoreFuzzing", package: "cdstore")]),
     ]
 )

@@ -2,6 +2,7 @@ import CDStoreIO
 import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
+import CDStoreSQLite
 import CDStoreSwiftSource
 import Foundation
 
@@ -20,6 +21,18 @@ public enum FuzzTargets {
         if let expression = try? PredicateParser.parseExpression(text) {
             _ = String(describing: expression)
         }
+    }
+
+    /// A text attribute's regular expression and a value, split at the first NUL byte: when ``SimplePattern`` takes
+    /// the pattern and ICU compiles it, both must give the same answer for the value; a different one is a finding.
+    public static func pattern(_ bytes: [UInt8]) {
+        let split = bytes.firstIndex(of: 0) ?? bytes.count
+        let pattern = String(decoding: bytes[..<split], as: UTF8.self)
+        let value = split < bytes.count ? String(decoding: bytes[(split + 1)...], as: UTF8.self) : ""
+        guard let simple = SimplePattern(pattern), let answer = simple.matchesWhole(value),
+              let expression = try? NSRegularExpression(pattern: pattern) else { return }
+        let icu = SimplePattern.matchesWhole(value, expression)
+        if answer != icu { fatalError("SimplePattern \(pattern.debugDescription) on \(value.debugDescription): \(answer), ICU: \(icu)") }
     }
 
     /// The `contents` XML of an `.xcdatamodel` (cdstore's own XML reader), then validation and hashes.

@@ -8,7 +8,7 @@ import Testing
 @Suite("Plain regular expressions matched without ICU")
 struct SimplePatternTests {
     static func icu(_ pattern: String, _ text: String) throws -> Bool {
-        AttributeRule.matchesWhole(text, try NSRegularExpression(pattern: pattern))
+        SimplePattern.matchesWhole(text, try NSRegularExpression(pattern: pattern))
     }
 
     @Test func theModelsPatternsAnswerAsICUDoes() throws {
@@ -61,7 +61,7 @@ struct SimplePatternTests {
                     #expect(text.contains("\n"), "\(pattern) left \(text.debugDescription) to ICU")
                     continue
                 }
-                #expect(answer == AttributeRule.matchesWhole(text, expression), "\(pattern) on \(text.debugDescription)")
+                #expect(answer == SimplePattern.matchesWhole(text, expression), "\(pattern) on \(text.debugDescription)")
                 compared += 1
             }
         }

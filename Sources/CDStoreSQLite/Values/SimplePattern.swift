@@ -1,3 +1,5 @@
+import Foundation
+
 /// A regular expression of the plain kind models give text attributes, matched without ICU: a sequence of single
 /// characters, `.` and bracket classes, each with an optional greedy quantifier, ending with `$`.
 /// `^[^@ ]+@[^@ ]+\.[a-z]{2,}$` and `^[A-Z]{2}[0-9]{4}$` are of that kind.
@@ -15,7 +17,7 @@
 /// Anything else (escapes such as `\d` or `\w`, nested or named sets, groups, `|`, lazy or possessive
 /// quantifiers, a `$` that is not last) makes ``init(_:)`` return nil, and ICU matches that pattern.
 /// `SimplePatternTests` compares both on random patterns and values.
-struct SimplePattern {
+package struct SimplePattern {
     /// One position of the pattern: which code points it takes, how often.
     struct Element {
         let set: ScalarSet
@@ -55,7 +57,7 @@ struct SimplePattern {
     static let boundLimit = 32
 
     /// The pattern as a matcher, or nil when it is not of the plain kind.
-    init?(_ pattern: String) {
+    package init?(_ pattern: String) {
         var scalars = Array(pattern.unicodeScalars.map(\.value))
         guard scalars.last == UInt32(("$" as Unicode.Scalar).value) else { return nil }
         scalars.removeLast()
@@ -74,7 +76,7 @@ struct SimplePattern {
     }
 
     /// Whether the whole of `text` matches; nil when `text` holds a line terminator (ask ICU).
-    func matchesWhole(_ text: String) -> Bool? {
+    package func matchesWhole(_ text: String) -> Bool? {
         var text = text
         // ASCII text byte by byte, through a table of the states that take each character; other text by code point.
         let ascii: Bool?? = text.withUTF8 { bytes in
@@ -96,6 +98,13 @@ struct SimplePattern {
             if current == 0 { return false }
         }
         return current & automaton.accept != 0
+    }
+
+    /// Whether an anchored match of `expression` covers the whole of `text`: ICU's answer (through Foundation), for
+    /// patterns and values this matcher leaves to it.
+    package static func matchesWhole(_ text: String, _ expression: NSRegularExpression) -> Bool {
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.firstMatch(in: text, options: [.anchored], range: range)?.range == range
     }
 
     /// The pattern's states and moves, precomputed.

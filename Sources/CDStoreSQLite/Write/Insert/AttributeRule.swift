@@ -81,7 +81,7 @@ final class AttributeRule: Sendable {
                 throw failure("the model's regular expression '\(invalidPattern)' is not valid", code: 1550)
             }
             if let regularExpression {
-                guard simplePattern?.matchesWhole(s) ?? Self.matchesWhole(s, regularExpression) else {
+                guard simplePattern?.matchesWhole(s) ?? SimplePattern.matchesWhole(s, regularExpression) else {
                     throw failure("'\(s)' does not match the regular expression '\(pattern!)'", code: 1680)
                 }
             }
@@ -93,12 +93,6 @@ final class AttributeRule: Sendable {
                 try checkLength(count, unit: "bytes", codes: (1550, 1550))
             }
         }
-    }
-
-    /// Whether an anchored match of `expression` covers the whole of `text` (ICU, through Foundation).
-    static func matchesWhole(_ text: String, _ expression: NSRegularExpression) -> Bool {
-        let range = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, options: [.anchored], range: range)?.range == range
     }
 
     private func checkNumber(_ value: Double, exact: Int64?) throws {
