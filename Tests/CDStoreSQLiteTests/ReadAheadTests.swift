@@ -94,7 +94,7 @@ struct ReadAheadTests {
 
     /// Once the input is read, the reader stays to free the batches the consumer hands back, until it finishes: a
     /// consumer slower than the reader still gets every record, and finishing ends the reader's thread.
-    @Test func aReaderDoneReadingFreesBatchesUntilFinished() {
+    @Test func aReaderDoneReadingFreesBatchesUntilFinished() throws {
         let count = ReadAhead.batchSize * (ReadAhead.capacity - 1) + 5
         let source = NumberedSource(count: count)
         let reader = ReadAhead(source)
@@ -102,7 +102,7 @@ struct ReadAheadTests {
         while source.reads.count < count { Thread.sleep(forTimeInterval: 0.001) }
         var ahead = ReadAheadRecordSource(reader, position: source.position)
         var names: [String] = []
-        while let record = try? ahead.next() {
+        while let record = try ahead.next() {
             if case .string(let name) = record.fields[0].1 { names.append(name) }
         }
         #expect(names == (1...count).map { "n\($0)" })

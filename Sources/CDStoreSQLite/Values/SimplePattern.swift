@@ -40,7 +40,6 @@ package struct SimplePattern {
         }
     }
 
-    let elements: [Element]
     /// The automaton, built once: states are (element, count so far) as bits of a `UInt64`, counts of an unbounded
     /// element stopping at its minimum (more change nothing); the last bit accepts.
     private let automaton: Automaton
@@ -71,7 +70,6 @@ package struct SimplePattern {
             index = end
         }
         guard !elements.isEmpty, let automaton = Automaton(elements) else { return nil }
-        self.elements = elements
         self.automaton = automaton
     }
 

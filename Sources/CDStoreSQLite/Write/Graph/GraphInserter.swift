@@ -112,10 +112,10 @@ struct GraphInserter {
         }
         let plan = try plan(for: requested, named: entityName, fields: fields, prepared: prepared)
         // The plan's entity, read where needed: a copy of the `Entity` value (and its release) cost 800 instructions.
-        let entityName = plan.entity.name
+        let concreteName = plan.entity.name
         // Sorted on the reading thread when it prepared this object (it refuses unknown keys, so nothing is left
         // for this plan's tally of ignored ones).
-        let sorted = if let prepared, prepared.entityName == entityName { prepared.fields } else {
+        let sorted = if let prepared, prepared.entityName == concreteName { prepared.fields } else {
             try plan.sort(fields, model: model)
         }
 
@@ -126,7 +126,7 @@ struct GraphInserter {
         // known (`waiting`), or given it in one UPDATE.
         var adopted: [(edge: RelationshipStorage.Edge, children: [ObjectRef], group: Int)] = []
         for (relationship, value) in sorted.relationships {
-            let edge = try self.edge(relationship.name, of: entityName)
+            let edge = try self.edge(relationship.name, of: concreteName)
             if relationship.isToMany {
                 let inverseName = adoptableInverse(edge)
                 guard case .array(let items) = value else {
@@ -137,7 +137,7 @@ struct GraphInserter {
                         toManyTargets.append((edge, try ids.map { try resolve($0, edge: edge) }))
                         continue
                     }
-                    throw failure(entityName, relationship.name, "a to-many relationship takes an array, got \(value.summary)")
+                    throw failure(concreteName, relationship.name, "a to-many relationship takes an array, got \(value.summary)")
                 }
                 var targets: [ObjectRef] = []
                 var children: [ObjectRef] = []
@@ -168,7 +168,7 @@ struct GraphInserter {
         }
 
         var row: [DatabaseValue]
-        if let prepared, prepared.entityName == entityName, let converted = prepared.row {
+        if let prepared, prepared.entityName == concreteName, let converted = prepared.row {
             row = converted
         } else {
             row = try plan.row(sorted, validatingMissing: !plan.mayMerge)

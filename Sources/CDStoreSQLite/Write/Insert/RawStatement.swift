@@ -48,16 +48,9 @@ struct RawStatement {
 
     /// Runs a query and returns every row's first two integer columns.
     func pairs() throws -> [(Int64, Int64)] {
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
         var rows: [(Int64, Int64)] = []
-        while true {
-            switch sqlite3_step(handle) {
-            case SQLITE_ROW: rows.append((sqlite3_column_int64(handle, 0), sqlite3_column_int64(handle, 1)))
-            case SQLITE_DONE: return rows
-            case let code: throw error(code)
-            }
-        }
+        try forEachRow { row in rows.append((sqlite3_column_int64(row, 0), sqlite3_column_int64(row, 1))) }
+        return rows
     }
 
     /// Runs a query and calls `body` with the statement at each row, to read its columns (`sqlite3_column_…`).
