@@ -2,23 +2,23 @@
 import PackageDescription
 
 // Layers, lowest first. A target may import only the ones above it in this list:
-//   CDStoreJSON      — the one JSON reader: streaming bytes, values with lines and columns (no dependencies)
-//   CDStorePredicate — parse NSPredicate format strings into an AST (no dependencies)
-//   CDStoreModel     — load, validate and hash managed object models (no SQLite; prints derivations with the
-//                      predicate layer's printer, as Core Data hashes them)
-//   CDStoreSQLite    — Core Data's SQLite layout, SQL generation, reading and writing stores
-//   CDStoreIO        — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
-//   CDStoreSwiftSource — SwiftData `@Model` sources read as a model (swift-syntax), beside CDStoreModel: the model
-//                      layer reaches it only through the reader a program installs (SwiftSources), so that
-//                      programs that never read Swift sources do not link swift-syntax (issue 27)
-//   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
-//   CDStoreSwiftData — `import CDStoreSwiftData`: CDStore.Model.swiftData(…) and installing the Swift source reader
-//   CDStoreServer    — `cdstore serve`: a read-only web face on a store (Hummingbird; CDStore's public API only)
-//   CDStoreCLI       — commands, output formats, the REPL
-// Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server (and the
-// SwiftData reader). Every first protocol-conformance lookup scans all conformance records of the program, so
-// Hummingbird's and swift-syntax's would slow the start of every command; `cdstore` hands `serve`, the REPL and
-// Swift sources over to `cdstore-full` (docs/decisions/0014-lean-program.md).
+//   CDStoreJSON        — the one JSON reader: streaming bytes, values with lines and columns (no dependencies)
+//   CDStorePredicate   — parse NSPredicate format strings into an AST (no dependencies)
+//   CDStoreModel       — load, validate and hash managed object models (no SQLite)
+//   CDStoreSwiftSource — SwiftData `@Model` sources read as a model (swift-syntax), beside CDStoreModel and reached
+//                        only through the reader value a caller passes, so that programs that never read Swift
+//                        sources do not link swift-syntax
+//   CDStoreSQLite      — Core Data's SQLite layout, SQL generation, reading and writing stores
+//   CDStoreIO          — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
+//   CDStore            — the library, `import CDStore`: its public API is the one front door
+//   CDStoreSwiftData   — `import CDStoreSwiftData`: the Swift source reader as a public value
+// Clients, built on the two products' public API only: `packageAccess: false` keeps `package` declarations out of
+// their reach, and `make test` builds with `--explicit-target-dependency-import-check error`, so that a client
+// cannot import a layer below CDStore either (docs/decisions/0015-library-1.0.md):
+//   CDStoreServer      — `cdstore serve`: a read-only web face on a store (Hummingbird)
+//   CDStoreCLI         — commands, output formats, the REPL
+// Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server and the Swift
+// source reader; `cdstore` hands the commands that need them over before they run (ADR 0014, ADR 0015).
 let package = Package(
     name: "cdstore",
     platforms: [.macOS(.v13)],
@@ -55,8 +55,8 @@ let package = Package(
             dependencies: [
                 "CDStoreJSON", "CDStorePredicate", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        // SwiftData `@Model` sources read as a model (swift-syntax), installed into CDStoreModel's loaders by the
-        // programs that read them: kept out of CDStoreModel so that the others do not link swift-syntax (issue 27).
+        // SwiftData `@Model` sources read as a model (swift-syntax): kept out of CDStoreModel so that programs that
+        // never read Swift sources do not link swift-syntax.
         .target(
             name: "CDStoreSwiftSource",
             dependencies: [
@@ -78,22 +78,23 @@ let package = Package(
             name: "CDStoreServer",
             dependencies: [
                 "CDStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            packageAccess: false),
         .target(
             name: "CDStoreCLI",
             dependencies: [
                 "CDStore", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            packageAccess: false),
         .target(
             name: "CDStoreFuzzing",
             dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreSwiftSource"]),
         .executableTarget(
             name: "cdstore", dependencies: ["CDStoreCLI"],
-            // Release builds on Linux link everything statically, glibc, SQLite, zlib and readline included (ADR 0014):
-            // with no dynamic loader binding ~3,900 symbols of libstdc++, SQLite and readline at every start, and no
-            // dladdr scanning the program's 15,900 exported symbols, `count` on a small store starts in about 5 ms
-            // instead of 7.5. A static program also sits at a fixed address: its data needs no relocation either.
+            packageAccess: false,
+            // Release builds on Linux link everything statically, glibc, SQLite, zlib and readline included: no
+            // dynamic loader binding symbols at every start, and no relocation of the program's data (ADR 0014).
             // The linker warns that glibc's user and host lookups (getpwuid, getaddrinfo, dlopen), which Foundation
             // and readline hold, need glibc's shared libraries at run time; `cdstore` reaches them only to expand
             // `~user` in a completed path. readline's static library needs terminfo (tinfo) after it.
@@ -102,7 +103,9 @@ let package = Package(
                 .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
             ]),
-        .executableTarget(name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"]),
+        .executableTarget(
+            name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
+            packageAccess: false),
         .target(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),

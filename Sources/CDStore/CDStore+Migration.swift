@@ -83,7 +83,8 @@ extension CDStore {
         try CDStoreError.wrapping {
             var mapping = try MappingModelReader.read(path)
             let (source, destination) = mapping.modelVersionFiles()
-            if let source, let destination, let from = try? ModelLoader.load(source.path), let to = try? ModelLoader.load(destination.path) {
+            if let source, let destination, let from = try? ModelLoader.load(source.path),
+               let to = try? ModelLoader.load(destination.path) {
                 mapping = mapping.resolved(source: from.model, destination: to.model)
             }
             return json ? mapping.json : mapping.lines.joined(separator: "\n")
@@ -101,12 +102,5 @@ extension CDStore {
             let mapping = try MappingModel.inferred(from: source.load(), to: destination.load())
             return json ? mapping.json : mapping.lines.joined(separator: "\n")
         }
-    }
-}
-
-extension CDStore.Model.ReadModel {
-    /// A model the command line already loaded.
-    package init(_ loaded: LoadedModel) {
-        self.loaded = loaded
     }
 }

@@ -40,16 +40,16 @@ extension CDStore {
     ///
     /// A string literal is a path: `CDStore(path: p, model: "Schemas/Company.json")`.
     public enum Model: Sendable, ExpressibleByStringLiteral {
-        /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom`, cdstore's `.json`, or SwiftData
-        /// `@Model` sources: a `.swift` file or a folder of them, once `CDStoreSwiftData`'s reader is installed);
-        /// `version` picks a version of an `.xcdatamodeld` other than its current one, or a SwiftData
-        /// `VersionedSchema` (see `swiftData(_:version:schema:)` in `CDStoreSwiftData`).
+        /// A model file or bundle (`.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom` or cdstore's `.json`);
+        /// `version` picks a version of an `.xcdatamodeld` or `.momd` other than its current one. SwiftData sources
+        /// need their reader: `.file(ModelFile(contentsOf:readers: .swiftData))`, or `swiftData(_:version:schema:)`
+        /// in `CDStoreSwiftData`.
         case path(String, version: String? = nil)
-        /// A model built in code or read elsewhere.
+        /// A model built in code.
         case model(ManagedObjectModel)
-        /// A model one of the library's readers has read already, with what it knows of its file
-        /// (`CDStoreSwiftData`'s `swiftData(_:version:schema:)` makes one).
-        case read(ReadModel)
+        /// A model read already, with what its file says (its format and version): a store created with it is
+        /// laid out as that kind of model needs (a SwiftData model's history tables, say).
+        case file(ModelFile)
 
         /// A path, from a string literal.
         public init(stringLiteral path: String) {
@@ -60,7 +60,7 @@ extension CDStore {
             switch self {
             case .path(let path, let version): try ModelLoader.load(path, version: version)
             case .model(let model): LoadedModel(model: model, file: URL(fileURLWithPath: "model.json"), format: .json)
-            case .read(let read): read.loaded
+            case .file(let file): file.loaded
             }
         }
     }
@@ -89,20 +89,6 @@ extension CDStore {
             self.uuid = uuid
             self.backupBeforeMigrating = backupBeforeMigrating
             self.readsMissingExternalDataAsNull = readsMissingExternalDataAsNull
-        }
-    }
-}
-
-extension CDStore.Model {
-    /// A model as one of the library's readers read it: the model with its file, format and version, kept whole
-    /// so that a store created with it is laid out as that kind of model needs (a SwiftData model's history
-    /// tables, say). Opaque: make one with `CDStore.Model.swiftData(_:version:schema:)` (`import CDStoreSwiftData`).
-    public struct ReadModel: Sendable {
-        let loaded: LoadedModel
-
-        /// Wraps a model a reader of the layers below (or of `CDStoreSwiftData`) read.
-        package init(loaded: LoadedModel) {
-            self.loaded = loaded
         }
     }
 }

@@ -66,14 +66,17 @@ public final class CDStore: Sendable {
     public var wasCreated: Bool { writer.wasCreated }
     /// Whether the store is open read-only.
     public var isReadOnly: Bool { writer.isReadOnly }
-    /// Things worth knowing that did not stop the store from opening: a migration done, an older model version
-    /// read with, a stale model cache.
-    public var warnings: [String] { writer.warnings }
+    /// Things worth knowing that did not stop the store from opening or reading: a migration done, an older model
+    /// version read with, a stale model cache, a model inferred from the tables, and Binary values whose
+    /// external-data files were missing and read as nil (``Configuration/readsMissingExternalDataAsNull``).
+    public var warnings: [CDStoreWarning] {
+        writer.warnings.map(CDStoreWarning.init)
+            + (writer.missingExternalData?.warning.map { [CDStoreWarning(.missingExternalData, $0)] } ?? [])
+    }
     /// Whether reads run on a pool of connections of their own (true for a WAL store opened from a file).
     package var usesReaderPool: Bool { readers != nil }
 
-    /// The store layer's connection that writes (and, without a reader pool, reads), for what this API does not
-    /// offer yet: ``Store`` has exports, graph imports, verification and store information.
+    /// The store layer's connection that writes (and, without a reader pool, reads).
     package let store: Store
     private var writer: Store { store }
     let readers: ReaderPool?
@@ -115,14 +118,5 @@ public final class CDStore: Sendable {
         let pooled = !options.contains(.immutable) && configuration.maximumReaderCount > 0
             && (try? opened.usesWriteAheadLog()) == true
         readers = pooled ? ReaderPool(primary: opened, capacity: configuration.maximumReaderCount) : nil
-    }
-
-    /// The library on a store the command line opened itself (with its options, its REPL session's sharing and its
-    /// wording of what opening did), so that commands make the same calls a Swift user makes. No reader pool:
-    /// everything runs on `store`'s connection.
-    package init(opened store: Store) {
-        path = store.path
-        self.store = store
-        readers = nil
     }
 }

@@ -17,7 +17,7 @@ extension CDStoreError {
         case let error as CDPredicateError: return CDStoreError(error)
         case let error as RecordInput.InputError:
             var converted = CDStoreError(.invalidInput, error.message, record: error.record, line: error.line)
-            converted.input = error.input.map(Input.init)
+            converted.input = error.input
             return converted
         case let error as ByteStream.ReadError:
             // A data file, not a store (``Code/cannotOpen`` is about stores): bad input, as seed has it.
@@ -43,7 +43,7 @@ extension CDStoreError {
 
     /// A store error, with Core Data's number where the store says it or its kind implies it.
     init(_ error: StoreError) {
-        let number = error.coreDataCode ?? Self.numberInMessage(error.message) ?? Self.defaultNumber(error.code)
+        let number = error.coreDataCode
         let code: Code
         switch error.code {
         case .invalidInput:
@@ -67,7 +67,7 @@ extension CDStoreError {
         }
         self.init(code, error.message, coreDataCode: number, entity: error.entity, property: error.property,
                   isRelationship: error.isRelationship, record: error.record, line: error.line)
-        input = error.input.map(Input.init)
+        input = error.input
     }
 
     /// A model-loading error, with its file, line and column.
@@ -79,7 +79,7 @@ extension CDStoreError {
         }
         self.init(code, error.message, entity: error.entity,
                   property: error.property, line: error.line, column: error.column, file: error.file)
-        input = error.input.map(Input.init)
+        input = error.input
     }
 
     /// A predicate that cannot be read, with the column of the problem: about the predicate, or about its
@@ -136,57 +136,10 @@ extension CDStoreError {
     package static func describing(_ error: any Error, inputAs name: (Input) -> String?) -> String? {
         switch error {
         case let error as CDStoreError: error.describing(inputAs: error.input.flatMap(name))
-        case let error as StoreError: error.describing(inputAs: error.input.map(Input.init).flatMap(name))
-        case let error as ModelError: error.describing(inputAs: error.input.map(Input.init).flatMap(name))
-        case let error as RecordInput.InputError: error.describing(inputAs: error.input.map(Input.init).flatMap(name))
+        case let error as StoreError: error.describing(inputAs: error.input.flatMap(name))
+        case let error as ModelError: error.describing(inputAs: error.input.flatMap(name))
+        case let error as RecordInput.InputError: error.describing(inputAs: error.input.flatMap(name))
         default: nil
         }
     }
-
-    /// The Core Data error number a message quotes ("… (Core Data error 134190): …").
-    private static func numberInMessage(_ message: String) -> Int? {
-        guard let range = message.range(of: "Core Data error ") else { return nil }
-        return Int(message[range.upperBound...].prefix { $0.isNumber })
-    }
-
-    private static func defaultNumber(_ code: StoreError.Code) -> Int? {
-        switch code {
-        case .modelMismatch: 134100
-        case .noModel: 134130
-        case .constraintViolation: 133021
-        case .sqlite: 134180
-        default: nil
-        }
-    }
-}
-
-extension CDStoreError.Input {
-    /// The library's input for a layer's (``ErrorInput``): the same cases under the same names.
-    init(_ input: ErrorInput) {
-        switch input {
-        case .predicate: self = .predicate
-        case .variables: self = .variables
-        case .sort: self = .sort
-        case .limit: self = .limit
-        case .offset: self = .offset
-        case .properties: self = .properties
-        case .groupBy: self = .groupBy
-        case .having: self = .having
-        case .includes: self = .includes
-        case .model: self = .model
-        case .modelVersion: self = .modelVersion
-        case .migration: self = .migration
-        case .busyTimeout: self = .busyTimeout
-        case .recordFile: self = .recordFile
-        case .root: self = .root
-        case .mapping: self = .mapping
-        case .assignments: self = .assignments
-        case .comparedEntities: self = .comparedEntities
-        case .matchKeys: self = .matchKeys
-        case .ignoredProperties: self = .ignoredProperties
-        }
-    }
-
-    /// How ``CDStoreError/description`` names the input (``ErrorInput/label``): `predicate`, `grouping`, ….
-    var label: String? { ErrorInput(rawValue: rawValue)?.label }
 }

@@ -128,7 +128,7 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     /// message (`predicate: …`, `grouping: …`), and a command line puts the option it maps the input to there.
     public var input: Input?
     /// Whether ``file`` is a data file (`file: record 2 (line 3): …`) rather than a model file (`file:3:7: …`).
-    package var fileIsInput = false
+    public var fileIsData = false
     /// The text ``line`` and ``column`` point into when it is not a file: the predicate of an
     /// ``Code/invalidPredicate`` error, which ``description`` shows with a caret under the column.
     public var source: String?
@@ -159,84 +159,31 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The description with `name` for ``input`` (where ``description`` has the library's label): a command line
     /// passes its option (`--where`), so that the one text says which option to fix.
-    package func describing(inputAs name: String?) -> String {
+    public func describing(inputAs name: String?) -> String {
         let named = name.map { $0 + ": " } ?? ""
         if let source, let column, file == nil {
             let lines = CDPredicateError(.unexpectedToken, message, column: column).rendered(in: source).split(separator: "\n")
             return ([named + message + " at column \(column)"] + lines.dropFirst().map(String.init)).joined(separator: "\n")
         }
-        var parts: [String] = []
-        if let file, fileIsInput {
-            parts.append(file)
-            if let record {
-                parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
-            } else if let line {
-                parts.append("line \(line)")
-            }
-        } else if let file {
-            parts.append(file + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? ""))
-        } else if let record {
-            parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
-        } else if let line {
-            parts.append("line \(line)")
-        }
-        if let entity {
-            let kind = isRelationship ? "relationship" : "attribute"
-            parts.append("entity '\(entity)'" + (property.map { ", \(kind) '\($0)'" } ?? ""))
-        } else if let property {
-            parts.append("'\(property)'")
-        }
-        if let name { parts.append(name) }
-        parts.append(message)
-        return parts.joined(separator: ": ")
+        var text = ErrorDescription(message)
+        text.file = file
+        text.fileIsData = fileIsData
+        text.record = record
+        text.line = line
+        text.column = column
+        text.entity = entity
+        text.property = property
+        text.propertyKind = isRelationship ? "relationship" : "attribute"
+        text.inputName = name
+        return text.text
     }
 }
 
 extension CDStoreError {
-    /// An input of a library call that an error can be about. Each has one name a command line maps to its
-    /// option (`.groupBy` is `cdstore project --group-by`), so messages never name options themselves.
-    public enum Input: String, Sendable, CaseIterable {
-        /// The predicate selecting objects (`where:`), with its arguments.
-        case predicate
-        /// The values of the predicate's `$variables` (one is missing).
-        case variables
-        /// The sort keys.
-        case sort
-        /// The limit of a fetch.
-        case limit
-        /// The offset of a fetch.
-        case offset
-        /// The properties of a projection.
-        case properties
-        /// The group-by keys of a projection.
-        case groupBy
-        /// The predicate on groups of a projection (`having:`).
-        case having
-        /// The relationships to prefetch (``Criteria/prefetching(_:)``).
-        case includes
-        /// The model (a file, or the store's own).
-        case model
-        /// A file of records to insert or seed from.
-        case recordFile
-        /// The key path of the records inside a JSON document.
-        case root
-        /// A mapping of input keys to properties.
-        case mapping
-        /// The values to set (an update's assignments).
-        case assignments
-        /// Which version of a model bundle (the one named is not in it, or nothing says which is current).
-        case modelVersion
-        /// Whether opening may migrate the store (it may not, and the store needs it).
-        case migration
-        /// How long to wait for another connection's lock (the wait ran out).
-        case busyTimeout
-        /// The entities a comparison of stores is narrowed to.
-        case comparedEntities
-        /// The attributes that match objects across two stores.
-        case matchKeys
-        /// The properties a comparison of stores leaves out.
-        case ignoredProperties
-    }
+    /// An input of a library call that an error or warning can be about: the predicate, the sort keys, the grouping,
+    /// the model, a record file. Each has one name a command line maps to its option (`.groupBy` is `cdstore project
+    /// --group-by`), so messages never name options themselves.
+    public typealias Input = CDStoreModel.ErrorInput
 }
 
 extension CDStoreError.Code {

@@ -24,31 +24,6 @@ public protocol EntityRecord {
 }
 
 extension CDStore.Context {
-    /// The objects of `T`'s entity (and of its sub-entities) that match a predicate, decoded as `T`.
-    ///
-    /// Same as ``fetch(_:from:where:_:sort:limit:offset:)`` with `from: T.entityName`.
-    public func fetch<T: EntityRecord & Decodable>(_ type: T.Type, where format: String? = nil,
-                                                   _ arguments: any ObjectValueConvertible..., sort: [String] = [],
-                                                   limit: Int? = nil, offset: Int? = nil) throws -> [T] {
-        let request = try request(T.entityName, format, arguments, sort: sort, limit: limit, offset: offset)
-        return try fetch(request).map { try $0.decode(type) }
-    }
-
-    /// The first object of `T`'s entity that matches, decoded as `T`; nil when none does.
-    public func fetchOne<T: EntityRecord & Decodable>(_ type: T.Type, where format: String? = nil,
-                                                      _ arguments: any ObjectValueConvertible...,
-                                                      sort: [String] = []) throws -> T? {
-        let request = try request(T.entityName, format, arguments, sort: sort, limit: 1, offset: nil)
-        return try fetch(request).first.map { try $0.decode(type) }
-    }
-
-    /// The number of objects of `T`'s entity that match a predicate.
-    public func count<T: EntityRecord>(_ type: T.Type, where format: String? = nil,
-                                       _ arguments: any ObjectValueConvertible...) throws -> Int {
-        let request = try request(T.entityName, format, arguments, sort: [], limit: nil, offset: nil)
-        return try perform { try store.count(request) }
-    }
-
     /// Inserts `record` as a new object of its entity (or, with `upsert`, into the object a uniqueness constraint
     /// matches) and returns its ID. Same as ``insert(_:into:upsert:)`` with `into: T.entityName`.
     @discardableResult

@@ -74,3 +74,20 @@ public typealias HistoryTransaction = CDStoreSQLite.HistoryTransaction
 
 /// A change of a history transaction: inserted, updated or deleted object, updated properties, tombstone.
 public typealias HistoryChange = CDStoreSQLite.HistoryChange
+
+/// What a store is (``CDStore/info()``): metadata, kind, model source, entities with their hashes and counts.
+public typealias StoreInfo = CDStoreSQLite.StoreInfo
+
+/// What wrote a store and what it keeps beside the app's data: Core Data or SwiftData, CloudKit mirroring,
+/// persistent history.
+public typealias StoreKind = CDStoreSQLite.StoreKind
+
+/// A fetch index of an entity: one SQL index over properties or expressions (`NSFetchIndexDescription`).
+public typealias FetchIndex = CDStoreModel.FetchIndex
+
+extension Attribute {
+    /// Whether the library reads and writes this Transformable attribute's values as JSON (keyed archives of the
+    /// value transformers it knows: arrays, dictionaries, strings, numbers, dates) rather than as the archived bytes
+    /// in base64.
+    public var transformableValuesAreJSON: Bool { TransformableCoding.usesKeyedArchive(self) }
+}

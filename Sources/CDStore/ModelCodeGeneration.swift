@@ -6,7 +6,7 @@ import Foundation
 /// classes, or `Codable` records for this library.
 ///
 /// ```swift
-/// let output = try CodeGenerator.generate(modelAt: "App.xcdatamodeld", options: .init(language: .swiftdata))
+/// let output = CodeGenerator.generate(try ModelFile(contentsOf: "App.xcdatamodeld"), options: .init(language: .swiftdata))
 /// for loss in output.losses { print("not in SwiftData:", loss) }
 /// try CodeGenerator.write(output, to: URL(fileURLWithPath: "Generated"))
 /// ```
@@ -17,7 +17,7 @@ import Foundation
 /// Core Data equivalent: Xcode's Editor ▸ Create NSManagedObject Subclass… (codegen "Class Definition").
 ///
 /// ## Topics
-/// - ``generate(modelAt:version:displayPath:options:)``, ``generate(_:displayPath:options:)``
+/// - ``generate(_:displayPath:options:)``
 /// - ``write(_:to:replacing:)``
 public enum CodeGenerator {
     /// The language to write.
@@ -68,17 +68,14 @@ public enum CodeGenerator {
         public var losses: [String]
     }
 
-    /// The code for the model at `path` (an `.xcdatamodeld`, `.xcdatamodel`, `.momd`, `.mom` or cdstore JSON
-    /// model); `version` picks a version of a bundle instead of its current one; headers name `displayPath`
-    /// (default: `path`). Errors are ``CDStoreError/Code/invalidModel``.
-    public static func generate(modelAt path: String, version: String? = nil, displayPath: String? = nil,
-                                options: Options) throws -> Output {
-        let loaded = try CDStoreError.wrapping { try ModelLoader.load(path, version: version) }
-        return generate(loaded, displayPath: displayPath ?? path, options: options)
-    }
-
-    /// The code for a loaded model; headers name `displayPath` (default: the file it was read from).
-    package static func generate(_ loaded: LoadedModel, displayPath: String? = nil, options: Options) -> Output {
+    /// The code for a model read from a file; headers name `displayPath` (default: the file it was read from).
+    ///
+    /// ```swift
+    /// let code = CodeGenerator.generate(try ModelFile(contentsOf: "App.xcdatamodeld"), options: .init(language: .swift))
+    /// try CodeGenerator.write(code, to: URL(fileURLWithPath: "Generated"))
+    /// ```
+    public static func generate(_ file: ModelFile, displayPath: String? = nil, options: Options) -> Output {
+        let loaded = file.loaded
         let source = ModelCodeSource(path: displayPath ?? loaded.file.path, versionName: loaded.versionName)
         let language = ModelCodeLanguage(rawValue: options.language.rawValue) ?? .swift
         let code = ModelCodeWriter.generate(loaded.model, source: source, options: ModelCodeOptions(
@@ -87,7 +84,7 @@ public enum CodeGenerator {
     }
 
     /// The names of `output`'s files that already exist in `directory`.
-    package static func existingFiles(_ output: Output, in directory: URL) -> [String] {
+    static func existingFiles(_ output: Output, in directory: URL) -> [String] {
         output.files.map(\.name).filter {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
         }

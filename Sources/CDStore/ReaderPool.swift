@@ -16,6 +16,7 @@ final class ReaderPool: @unchecked Sendable {
     private let condition = NSCondition()
     /// Guarded by `condition`.
     private var idle: [Store] = []
+    private var lentOut: [Store] = []
     private var opened = 0
 
     init(primary: Store, capacity: Int) {
@@ -34,13 +35,18 @@ final class ReaderPool: @unchecked Sendable {
         condition.lock()
         while idle.isEmpty && opened >= capacity { condition.wait() }
         if let reader = idle.popLast() {
+            lentOut.append(reader)
             condition.unlock()
             return reader
         }
         opened += 1
         condition.unlock()
         do {
-            return try primary.makeReadOnlyConnection()
+            let reader = try primary.makeReadOnlyConnection()
+            condition.lock()
+            lentOut.append(reader)
+            condition.unlock()
+            return reader
         } catch {
             condition.lock()
             opened -= 1
@@ -50,8 +56,17 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// Interrupts the statement running on every connection the pool has lent out.
+    func interruptLentReaders() {
+        condition.lock()
+        let lent = lentOut
+        condition.unlock()
+        for reader in lent { reader.interrupt() }
+    }
+
     private func giveBack(_ reader: Store) {
         condition.lock()
+        lentOut.removeAll { $0 === reader }
         idle.append(reader)
         condition.signal()
         condition.unlock()

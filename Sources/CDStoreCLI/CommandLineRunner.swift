@@ -8,61 +8,40 @@ public enum CommandLineRunner {
     /// Options every subcommand accepts, with whether they take a value.
     static let globalOptions: [String: Bool] = ["--model": true, "--model-version": true, "--store": true, "--read-only": false]
 
-    /// Runs `arguments` (without the program name) and returns the exit status.
+    /// Runs `arguments` (without the program name) in `program` and returns the exit status.
     ///
-    /// `server` is the web server of `cdstore serve`, which only `cdstore-full` links and gives. Without it (the
-    /// lean `cdstore`), `serve`, the REPL and a model read from SwiftData sources are handed over to
-    /// `cdstore-full` with the same arguments (``FullProgram``).
-    public static func run(_ arguments: [String], server: (any StoreServing)? = nil) -> Int32 {
-        run(arguments, session: nil, server: server)
+    /// `program` says what the running program links beyond the lean command line (``Program``). A command that
+    /// needs more than that — `serve`, the REPL, a model read from SwiftData sources — is handed over whole to
+    /// `cdstore-full` before it runs (``FullProgram``).
+    public static func run(_ arguments: [String], program: Program = .lean) -> Int32 {
+        Program.$current.withValue(program) { run(arguments, session: nil) }
     }
 
-    /// Runs `arguments` in a REPL `session`, whose open store the command uses when it names the same store.
-    static func run(_ arguments: [String], session: SessionStores?, server: (any StoreServing)? = nil) -> Int32 {
+    /// Runs `arguments` in a REPL `session`, whose open store the command uses when it names the same store. The
+    /// REPL runs in `cdstore-full` only, so nothing is handed over from a session.
+    static func run(_ arguments: [String], session: SessionStores?) -> Int32 {
         let normalized = moveGlobalOptions(arguments)
-        let handsOver = session == nil && server == nil
         do {
             var command = try CDStoreCommand.parseAsRoot(normalized)
             if let session, var storeCommand = command as? any StoreCommand {
                 storeCommand.storeOptions.session = session
                 command = storeCommand
             }
-            if handsOver, let purpose = purposeNeedingFullProgram(command) {
+            if session == nil, !Program.current.isFull, let purpose = FullProgram.needs(command, arguments: arguments) {
                 try FullProgram.replaceProcess(arguments: arguments, why: purpose)
             }
-            if let serve = command as? ServeCommand, let server {
+            if let serve = command as? ServeCommand {
+                guard let server = Program.current.server else {
+                    throw CLIError(status: .cannotOpen, message: "cdstore serve needs \(FullProgram.name)")
+                }
                 try serve.serve(with: server)
             } else {
                 try command.run()
             }
             return ExitStatus.success.rawValue
         } catch {
-            // Models are loaded before anything is written, so starting again in `cdstore-full` is safe. Without
-            // it, the error names the missing program rather than the library's remedy (a programmer's).
-            if handsOver, needsSwiftSourceReader(error) {
-                do {
-                    try FullProgram.replaceProcess(arguments: arguments, why: "reading SwiftData sources")
-                } catch {
-                    return report(error)
-                }
-            }
             return report(error)
         }
-    }
-
-    /// Whether `error` says a model is SwiftData sources, which only `cdstore-full` reads.
-    static func needsSwiftSourceReader(_ error: Error) -> Bool {
-        let underlying = (error as? ComparisonTrouble)?.error ?? error
-        return (CDStoreError.converting(underlying) as? CDStoreError)?.code == .swiftDataUnavailable
-    }
-
-    /// What in `command` only `cdstore-full` can do, in words for the error when it is missing; nil for the
-    /// rest. The REPL goes over only when `cdstore-full` is there: a statement may load Swift sources at any
-    /// time, and then the session cannot start again.
-    private static func purposeNeedingFullProgram(_ command: ParsableCommand) -> String? {
-        if command is ServeCommand { return "cdstore serve" }
-        if command is REPLCommand, FullProgram.path != nil { return "the REPL" }
-        return nil
     }
 
     /// Moves global options written before the subcommand name to after it, where the subcommand parses them:
@@ -151,7 +130,7 @@ extension ExitStatus {
         case let error as CLIError: self = error.status
         default:
             // The library's errors and its layers', by the library's code.
-            guard let error = CDStoreError.converting(error) as? CDStoreError else { return nil }
+            guard let error = error as? CDStoreError else { return nil }
             self = ExitStatus(error.code)
         }
     }

@@ -1,19 +1,52 @@
+import ArgumentParser
 import Foundation
 
-/// `cdstore-full`, the program that runs what the lean `cdstore` hands over: `serve`, the REPL, and models read
-/// from SwiftData sources.
+/// `cdstore-full`, the program that runs what the lean `cdstore` lacks: `serve` (the web server), the REPL (any
+/// statement may need either part), and models read from SwiftData sources.
 ///
-/// Both programs run the same command line. `cdstore-full` also links the web server (Hummingbird) and
-/// swift-syntax. Together these add about 6,900 of the program's 13,500 protocol-conformance records, and the
-/// Swift runtime scans every record at each first conformance lookup. Leaving them out of `cdstore` took
-/// `count` on a small store from 59.5 M to 36.1 M instructions at start-up; with the other changes of
-/// docs/decisions/0014-lean-program.md, 33.9 M and 7.5 ms.
+/// Both programs run the same command line. `cdstore-full` also links the web server (Hummingbird) and swift-syntax,
+/// whose protocol-conformance records the Swift runtime scans at the first dynamic cast of every process that
+/// links them; leaving them out keeps the lean program's start-up small (ADR 0014).
 ///
-/// The hand-over replaces the process (`execv`), before anything was written: the same arguments, environment,
-/// standard streams and process ID, so scripts see one program.
+/// The hand-over is decided once, from the parsed command, before it runs (``needs(_:arguments:)``), and replaces
+/// the process (`execv`): the same arguments, environment, standard streams and process ID, so scripts see one
+/// program. Nothing is ever retried in `cdstore-full` after a failure.
 enum FullProgram {
     /// The file name, looked for beside the running program.
     static let name = "cdstore-full"
+
+    /// What in `command` only `cdstore-full` can do, in words for the error when it is missing; nil when the lean
+    /// program runs it. `arguments` are the command line as given (model paths are among them).
+    static func needs(_ command: ParsableCommand, arguments: [String]) -> String? {
+        if command is ServeCommand { return "cdstore serve" }
+        if command is REPLCommand { return "the REPL" }
+        let environment = ProcessInfo.processInfo.environment["CDSTORE_MODEL"].map { [$0] } ?? []
+        if (arguments + environment).contains(where: namesSwiftSources) { return "reading SwiftData sources" }
+        return nil
+    }
+
+    /// Whether `argument` is a path to SwiftData sources: a `.swift` file, or a folder holding `.swift` files that
+    /// is not a model bundle. The same test the model loader applies, made on every argument, so that an option
+    /// value that is no model at all only costs the start of the larger program.
+    static func namesSwiftSources(_ argument: String) -> Bool {
+        let url = URL(fileURLWithPath: argument)
+        let ext = url.pathExtension.lowercased()
+        if ext == "swift" { return true }
+        var isDirectory: ObjCBool = false
+        guard !argument.hasPrefix("-"), !["xcdatamodeld", "xcdatamodel", "momd"].contains(ext),
+              FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue,
+              let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil,
+                                                          options: [.skipsHiddenFiles])
+        else { return false }
+        for case let file as URL in walker {
+            if ["xcdatamodeld", "build"].contains(file.pathExtension) || file.lastPathComponent == ".build" {
+                walker.skipDescendants()
+            } else if file.pathExtension == "swift" {
+                return true
+            }
+        }
+        return false
+    }
 
     /// Where `cdstore-full` is: beside the running program (symbolic links resolved, so a link to an installed
     /// `cdstore` finds the `cdstore-full` installed with it), or nil.

@@ -52,13 +52,11 @@ public enum RecordInput {
         /// The description with `name` for the input (``ErrorInput/label``, or a command line's flag) between the
         /// place and the message.
         package func describing(inputAs name: String?) -> String {
-            // The same form as StoreError's: `record 2 (line 3): …`.
-            let place: String? = if let record {
-                "record \(record)" + (line.map { " (line \($0))" } ?? "")
-            } else {
-                line.map { "line \($0)" }
-            }
-            return (place.map { $0 + ": " } ?? "") + (name.map { $0 + ": " } ?? "") + message
+            var text = ErrorDescription(message)
+            text.record = record
+            text.line = line
+            text.inputName = name
+            return text.text
         }
     }
 

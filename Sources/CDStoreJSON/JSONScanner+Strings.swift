@@ -89,7 +89,7 @@ extension JSONScanner {
     /// Reads the hex digits of a `\u` escape at `index`, and a second escape when the first is a high surrogate.
     ///
     /// A surrogate without its partner is not a Unicode scalar and has no UTF-8 form: it is refused with the place
-    /// of its escape (it used to become U+FFFD, which stored a character the writer never meant; see
+    /// of its escape, because replacing it with U+FFFD would store a character the writer never meant (see
     /// docs/decisions/0007-exact-values.md).
     private mutating func unicodeEscape() throws(ScanFailure) -> Unicode.Scalar {
         let escapeStart = index - 2

@@ -1,10 +1,11 @@
 /// Which input of a call an error of the layers is about: the predicate, the sort keys, the grouping, a model, the
 /// root key path of a document, …. Errors carry it as data (``ModelError/input``, and `StoreError.input` and the
 /// record readers' errors above this layer) so that their messages never name an option: the library maps it to
-/// `CDStoreError.Input`, and a command line names its own flag for it in one table.
+/// `CDStoreError.Input` (this type, under the library's name), and a command line names its own flag for it in one
+/// table.
 ///
 /// It lives in the lowest layer whose errors need it, so that every layer above can set it.
-package enum ErrorInput: String, Sendable, CaseIterable {
+public enum ErrorInput: String, Sendable, CaseIterable {
     /// The predicate selecting objects.
     case predicate
     /// The values of the predicate's `$variables`.

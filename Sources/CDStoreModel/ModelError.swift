@@ -66,7 +66,14 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The description with `name` for the input (see ``ErrorInput/label``) between the place and the message.
     package func describing(inputAs name: String?) -> String {
-        ModelPlace.location(file: file, line: line, column: column) + ModelPlace.subject(entity: entity, property: property)
-            + (name.map { $0 + ": " } ?? "") + message
+        var text = ErrorDescription(message)
+        text.file = file
+        text.line = line
+        text.column = column
+        text.entity = entity
+        text.property = property
+        text.propertyKind = "property"
+        text.inputName = name
+        return text.text
     }
 }

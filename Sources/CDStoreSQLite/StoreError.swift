@@ -51,7 +51,9 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The number Core Data gives the same failure (`NSCocoaErrorDomain`), when this error says which: 1570 a
     /// required value is missing, 1580/1590 too few/many related objects, 1600 a Deny rule refused a delete,
     /// 1610–1680 a value breaks a rule of its attribute (1550 for other rules), 133021 a uniqueness constraint.
-    /// Nil when the error does not say; the kinds ``Code`` names alone carry their number in ``description``.
+    /// Kinds that have one number whatever the failure start with it (``Code/modelMismatch`` 134100,
+    /// ``Code/noModel`` 134130, ``Code/constraintViolation`` 133021, ``Code/sqlite`` 134180); nil when the error
+    /// does not say.
     package var coreDataCode: Int?
     /// Which input of the call the error is about, when one is (the predicate, the sort keys, the grouping, the
     /// model): data rather than words, so that the message names no option and each front end names its own.
@@ -66,6 +68,13 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         self.property = property
         self.record = record
         self.line = line
+        coreDataCode = switch code {
+        case .modelMismatch: 134100
+        case .noModel: 134130
+        case .constraintViolation: 133021
+        case .sqlite: 134180
+        default: nil
+        }
     }
 
     /// The same error, with Core Data's number for it (see ``coreDataCode``).
@@ -102,18 +111,13 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The description with `name` for the input (``ErrorInput/label``, or a command line's flag) between the
     /// place and the message: `record 2: entity 'Person': grouping: …`.
     package func describing(inputAs name: String?) -> String {
-        var parts: [String] = []
-        if let record {
-            parts.append("record \(record)" + (line.map { " (line \($0))" } ?? ""))
-        } else if let line {
-            parts.append("line \(line)")
-        }
-        if let entity {
-            let kind = isRelationship ? "relationship" : "attribute"
-            parts.append("entity '\(entity)'" + (property.map { ", \(kind) '\($0)'" } ?? ""))
-        }
-        if let name { parts.append(name) }
-        parts.append(message)
-        return parts.joined(separator: ": ")
+        var text = ErrorDescription(message)
+        text.record = record
+        text.line = line
+        text.entity = entity
+        text.property = property
+        text.propertyKind = isRelationship ? "relationship" : "attribute"
+        text.inputName = name
+        return text.text
     }
 }

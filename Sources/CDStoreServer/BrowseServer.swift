@@ -29,9 +29,11 @@ public struct BrowseServer: Sendable {
         ("Cache-Control", "no-store"),
     ]
 
-    /// A server for `store` on `host`:`port`.
-    public init(store: CDStore, host: String = "127.0.0.1", port: Int = 8080) {
-        browser = StoreBrowser(store: store)
+    /// A server for `store` on `host`:`port`; `modelDiagram` draws the model page's SVG (the server starts no
+    /// program itself: the command line passes Graphviz's drawing), nil to leave the picture out.
+    public init(store: CDStore, host: String = "127.0.0.1", port: Int = 8080,
+                modelDiagram: (@Sendable () throws -> [UInt8])? = nil) {
+        browser = StoreBrowser(store: store, modelDiagram: modelDiagram)
         self.host = host
         self.port = port
     }
@@ -119,7 +121,7 @@ enum ExportStream {
         DispatchQueue.global().async {
             do {
                 _ = try store.read { ctx in
-                    try ctx.export(entity, where: predicate, sort: sort, format: format) { bytes in
+                    try ctx.export(entity, matching: try Criteria(parsing: predicate).sorted(by: sort), format: format) { bytes in
                         if handoff.cancelled { throw Cancelled() }
                         continuation.yield(ByteBuffer(bytes: bytes))
                         handoff.consumed.wait()

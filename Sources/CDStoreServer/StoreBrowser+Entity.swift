@@ -77,7 +77,7 @@ extension StoreBrowser {
             result = try store.read { ctx in
                 let page = try ctx.page(entity.name, where: view.predicate, sort: view.sort, after: view.after, limit: view.limit)
                 // Counting scans every match: only the first page says how many there are.
-                let count = view.after == nil ? try ctx.count(entity.name, where: view.predicate) : nil
+                let count = view.after == nil ? try ctx.count(entity.name, matching: try Criteria(parsing: view.predicate)) : nil
                 return (page, count)
             }
         } catch let error as CDStoreError {
@@ -109,7 +109,7 @@ extension StoreBrowser {
         if let count { fields.append(("count", .integer(Int64(count)))) }
         fields.append(("objects", .array(objects)))
         fields.append(("next", page.nextAfter.map { .string(view.url(after: $0, json: true)) } ?? .null))
-        return JSONText.encode(.dictionary(fields))
+        return jsonText(.dictionary(fields))
     }
 
     private func entityHTML(_ view: EntityView, page: ObjectPage?, count: Int?, error: BrowseError?) -> String {

@@ -4,14 +4,14 @@ import Foundation
 extension StoreBrowser {
     /// `/`: where the store is, how it is read, its warnings, and every entity with its number of objects.
     func home(_ request: BrowseRequest) throws -> BrowseReply {
-        let overview = try store.overview()
+        let overview = try Overview(store)
         if request.wantsJSON {
             let entities: [ObjectValue] = overview.entities.map { entity in
                 .dictionary([("name", .string(entity.name)), ("parent", entity.parent.map { .string($0) } ?? .null),
                              ("abstract", .bool(entity.isAbstract)), ("objects", .integer(Int64(entity.objects))),
                              ("href", .string("/" + HTML.percentEncoded(entity.name)))])
             }
-            return .json(JSONText.encode(.dictionary([
+            return .json(jsonText(.dictionary([
                 ("path", .string(overview.path)), ("uuid", .string(overview.uuid)),
                 ("journalMode", .string(overview.journalMode)), ("kind", .string(overview.kind)),
                 ("modelSource", .string(overview.modelSource)),
@@ -66,6 +66,50 @@ extension StoreBrowser {
         case "coreDataCache": "Core Data's model cache in the store (Z_MODELCACHE)"
         case "inferredFromTables": "inferred from the tables (no model given or kept)"
         default: source
+        }
+    }
+}
+
+/// What the home page shows: the store's information with the warnings a reader should see.
+struct Overview {
+    /// An entity and its objects (its own, not its sub-entities').
+    struct EntityCount {
+        var name: String
+        var parent: String?
+        var isAbstract: Bool
+        var objects: Int
+    }
+
+    var path: String
+    var uuid: String
+    var journalMode: String
+    var kind: String
+    var modelSource: String
+    var versionIdentifiers: [String]
+    var hasPersistentHistory: Bool
+    var isReadOnly: Bool
+    var warnings: [String]
+    var entities: [EntityCount]
+
+    init(_ store: CDStore) throws {
+        let info = try store.info()
+        var warnings = store.warnings.map(\.description)
+        if info.hashesChecked && !info.hashesMatch {
+            let differing = info.entities.filter { !$0.hashMatches }.map(\.name)
+            warnings.append("the model's entity hashes differ from the store's metadata for " + differing.joined(separator: ", "))
+        }
+        let counts = Dictionary(info.entities.map { ($0.name, $0.objects) }, uniquingKeysWith: { a, _ in a })
+        path = store.path
+        uuid = info.uuid
+        journalMode = info.journalMode
+        kind = info.kind.description
+        modelSource = info.modelSource.rawValue
+        versionIdentifiers = info.versionIdentifiers
+        hasPersistentHistory = info.kind.persistentHistory
+        isReadOnly = store.isReadOnly
+        self.warnings = warnings
+        entities = store.model.entities.map {
+            EntityCount(name: $0.name, parent: $0.parentName, isAbstract: $0.isAbstract, objects: counts[$0.name] ?? 0)
         }
     }
 }

@@ -25,7 +25,7 @@ extension StoreBrowser {
                     ("indexes", .array(Self.indexes(entity).map { .string($0) })),
                 ])
             }
-            return .json(JSONText.encode(.dictionary([("versionIdentifiers", .array(model.versionIdentifiers.map { .string($0) })),
+            return .json(jsonText(.dictionary([("versionIdentifiers", .array(model.versionIdentifiers.map { .string($0) })),
                                                       ("entities", .array(entities))])))
         }
         var body = HTML()
@@ -91,11 +91,11 @@ extension StoreBrowser {
     /// `/_model.svg`: the diagram `cdstore model diagram --format svg` draws, shown through `<img>` so that
     /// nothing in it can run.
     func modelDiagram() throws -> BrowseReply {
+        guard let drawModel else { throw BrowseError(.notFound, "this server draws no model diagram") }
         do {
-            let svg = try store.modelDiagramSVG()
-            return BrowseReply(status: 200, contentType: "image/svg+xml", body: .bytes(Array(svg)))
-        } catch let error as CDStoreError {
-            throw BrowseError(.notFound, error.message)
+            return BrowseReply(status: 200, contentType: "image/svg+xml", body: .bytes(try drawModel()))
+        } catch {
+            throw BrowseError(.notFound, "\(error)")
         }
     }
 
@@ -114,7 +114,7 @@ extension StoreBrowser {
             let transactions: [ObjectValue] = entries.map { entry in
                 let t = entry.transaction
                 return .dictionary([
-                    ("number", .integer(t.number)), ("timestamp", t.timestamp.map { .date($0) } ?? .null),
+                    ("number", .integer(t.number)), ("timestamp", t.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null),
                     ("author", t.author.map { .string($0) } ?? .null), ("bundleID", t.bundleID.map { .string($0) } ?? .null),
                     ("contextName", t.contextName.map { .string($0) } ?? .null),
                     ("changes", .array(entry.changes.map { change in
@@ -124,7 +124,7 @@ extension StoreBrowser {
                     })),
                 ])
             }
-            return .json(JSONText.encode(.dictionary([("transactions", .array(transactions)),
+            return .json(jsonText(.dictionary([("transactions", .array(transactions)),
                                                       ("next", nextURL.map { .string($0) } ?? .null)])))
         }
         var body = HTML()
@@ -133,7 +133,7 @@ extension StoreBrowser {
         for entry in entries {
             let t = entry.transaction
             body.raw("<tr><td class=\"num\">\(t.number)</td><td>")
-            body.text(t.timestamp.map(ValueText.iso8601) ?? "")
+            body.text(t.date.map { ObjectValue.date($0.timeIntervalSinceReferenceDate).plainText } ?? "")
             body.raw("</td><td>")
             body.text(t.author ?? "")
             body.raw("</td><td>")

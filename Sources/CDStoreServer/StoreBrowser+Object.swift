@@ -8,8 +8,10 @@ extension StoreBrowser {
     /// `/<Entity>/p<PK>`: every attribute whole, Binary values as sizes with a download link, every relationship
     /// with its inverse and links (to-manys paged), and the relationships without inverse that point here.
     func objectPage(_ entityName: String, _ primaryKey: Int64, _ request: BrowseRequest) throws -> BrowseReply {
-        try requireEntity(entityName)
-        guard let object = try store.read({ ctx in try ctx.object(entityName, primaryKey: primaryKey) }) else {
+        let entity = try requireEntity(entityName)
+        guard let object = try store.read({ ctx in
+            try ctx.object(entity, primaryKey: primaryKey, storeUUID: store.storeUUID)
+        }) else {
             throw BrowseError(.notFound, "no \(entityName) object with primary key \(primaryKey)")
         }
         guard let entity = store.model.entity(named: object.entity) else {
@@ -24,7 +26,7 @@ extension StoreBrowser {
             for (key, value) in zip(object.propertyNames, object.values) {
                 fields.append((key, ValueCells.json(value, binaryHref: self_ + "/" + HTML.percentEncoded(key))))
             }
-            return .json(JSONText.encode(.dictionary(fields)))
+            return .json(jsonText(.dictionary(fields)))
         }
         var body = HTML()
         body.element("h1", "\(object.entity) p\(object.primaryKey)")
@@ -113,7 +115,9 @@ extension StoreBrowser {
         guard store.model.subtree(of: entity).contains(where: { store.model.attribute(name, of: $0) != nil }) else {
             throw BrowseError(.notFound, "\(entityName) has no attribute '\(name.prefix(100))'")
         }
-        guard let object = try store.read({ ctx in try ctx.object(entityName, primaryKey: primaryKey) }) else {
+        guard let object = try store.read({ ctx in
+            try ctx.object(entity, primaryKey: primaryKey, storeUUID: store.storeUUID)
+        }) else {
             throw BrowseError(.notFound, "no \(entityName) object with primary key \(primaryKey)")
         }
         switch object.value(forKey: name) {
@@ -124,7 +128,7 @@ extension StoreBrowser {
         case .null?, nil:
             throw BrowseError(.notFound, "\(object.entity) p\(primaryKey) has no value for '\(name)' (null, or its external file is missing)")
         case let value?:
-            return BrowseReply(status: 200, contentType: "text/plain; charset=utf-8", body: .bytes(Array(ValueText.plain(value).utf8)))
+            return BrowseReply(status: 200, contentType: "text/plain; charset=utf-8", body: .bytes(Array(value.plainText.utf8)))
         }
     }
 }

@@ -39,9 +39,14 @@ public final class StoreBrowser: Sendable {
     /// The store browsed.
     public let store: CDStore
 
-    /// A browser of `store` (which should be open read-only: the browser never writes, but says so only then).
-    public init(store: CDStore) {
+    /// Draws the model as SVG, when the program that serves can (``BrowseServer/init(store:host:port:modelDiagram:)``).
+    let drawModel: (@Sendable () throws -> [UInt8])?
+
+    /// A browser of `store` (which should be open read-only: the browser never writes, but says so only then);
+    /// `modelDiagram` draws the model page's picture.
+    public init(store: CDStore, modelDiagram: (@Sendable () throws -> [UInt8])? = nil) {
         self.store = store
+        self.drawModel = modelDiagram
     }
 
     /// The reply to a request; every failure is a 4xx reply with a message, never a thrown error.
@@ -142,7 +147,7 @@ public final class StoreBrowser: Sendable {
         if json {
             var fields: [(String, ObjectValue)] = [("status", .integer(Int64(status))), ("error", .string(error.message))]
             if let column = error.column { fields.append(("column", .integer(Int64(column)))) }
-            return .json(JSONText.encode(.dictionary(fields)), status: status)
+            return .json(jsonText(.dictionary(fields)), status: status)
         }
         var body = HTML()
         body.element("h1", "\(status) \(Self.reason(status))")

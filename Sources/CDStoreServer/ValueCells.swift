@@ -30,7 +30,7 @@ enum ValueCells {
                 html.text(text)
             }
         case .array, .dictionary:
-            let text = JSONText.encode(value)
+            let text = jsonText(value)
             if let limit, text.count > limit {
                 html.text(String(text.prefix(limit)))
                 html.raw("<span class=\"trunc\">…</span>")
@@ -40,7 +40,7 @@ enum ValueCells {
                 html.raw("</pre>")
             }
         default:
-            html.text(ValueText.plain(value))
+            html.text(value.plainText)
         }
     }
 

@@ -1,18 +1,15 @@
 import CDStore
-import CDStoreModel
-import CDStoreSwiftSource
 import Foundation
 
 extension CDStore.Model {
-    /// A SwiftData model read from Swift sources: a `.swift` file or a folder of them, whose `@Model` classes
-    /// (and the Codable structs and enums they use) are parsed, never compiled.
+    /// A SwiftData model read from Swift sources: a `.swift` file or a folder of them, whose `@Model` classes (and
+    /// the Codable structs and enums they use) are parsed, never compiled.
     ///
-    /// A plain path does the same (`CDStore(path: p, model: "App/Models")`) once ``SwiftDataSources/install()``
-    /// has run; this form installs the reader itself and also chooses among several schemas. `version` picks a
-    /// `VersionedSchema` by type name (`"SchemaV2"`) or identifier (`"2.0.0"`); the latest is the default. `schema`
-    /// picks, by the name of the declaration holding it, one of several `Schema([…])` or `ModelContainer(for: …)`
-    /// literals, or a `VersionedSchema` by its type name; a name the sources do not have is an error listing the
-    /// names they do.
+    /// `version` picks a `VersionedSchema` by type name (`"SchemaV2"`) or identifier (`"2.0.0"`); the latest is the
+    /// default. `schema` picks, by the name of the declaration holding it, one of several `Schema([…])` or
+    /// `ModelContainer(for: …)` literals, or a `VersionedSchema` by its type name; a name the sources do not have is
+    /// an error listing the names they do. The same as `.file(ModelFile(contentsOf: path, version:, schema:,
+    /// readers: .swiftData))`.
     ///
     /// It lives in `CDStoreSwiftData` (`import CDStoreSwiftData`) so that programs that never read Swift sources
     /// do not carry swift-syntax.
@@ -20,7 +17,6 @@ extension CDStore.Model {
     /// ```swift
     /// let store = try CDStore(path: "Seed.store", model: .swiftData("App/Models", version: "2.0.0"),
     ///                         options: [.create])
-    /// let widget = try CDStore.Model.swiftData("App/Models", schema: "widgetContainer")
     /// ```
     ///
     /// A store created with such a model is laid out as SwiftData lays out its own (persistent-history tables
@@ -33,9 +29,6 @@ extension CDStore.Model {
     ///
     /// SwiftData equivalent: `Schema([…])` / `Schema(versionedSchema:)` handed to `ModelContainer`.
     public static func swiftData(_ path: String, version: String? = nil, schema: String? = nil) throws -> Self {
-        SwiftDataSources.install()
-        return try CDStoreError.wrapping {
-            .read(ReadModel(loaded: try SwiftModelReader.load(URL(fileURLWithPath: path), version: version, schema: schema)))
-        }
+        .file(try ModelFile(contentsOf: path, version: version, schema: schema, readers: .swiftData))
     }
 }

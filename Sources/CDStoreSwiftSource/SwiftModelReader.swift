@@ -63,6 +63,7 @@ package enum SwiftModelReader {
                                  isLightweight: stage.isLightweight, name: stage.name,
                                  location: "\(stage.location.file):\(stage.location.line):\(stage.location.column)")
         } ?? []
+        loaded.swiftReader = reader
         return loaded
     }
 
@@ -71,14 +72,11 @@ package enum SwiftModelReader {
         written.split(separator: ".").last.map(String.init) ?? written
     }
 
-    /// Makes this reader the one the model loaders use for `.swift` files and folders of them
-    /// (``SwiftSources/install(_:)``); installing again changes nothing.
-    package static func install() {
-        SwiftSources.install(Installed())
-    }
+    /// This reader as the model loaders take it (``ModelLoader/load(_:version:schema:swiftReader:)``).
+    package static let reader: any SwiftSourceReading = Reader()
 
     /// The reader as ``SwiftSourceReading`` sees it.
-    private struct Installed: SwiftSourceReading {
+    private struct Reader: SwiftSourceReading {
         func load(_ url: URL, version: String?, schema: String?) throws -> LoadedModel {
             try SwiftModelReader.load(url, version: version, schema: schema)
         }

@@ -8,8 +8,8 @@ struct BrowseServing: StoreServing {
         BrowseServer.isLoopback(host)
     }
 
-    func serve(_ store: CDStore, host: String, port: Int,
+    func serve(_ store: CDStore, host: String, port: Int, modelDiagram: (@Sendable () throws -> [UInt8])?,
                onListening: @escaping @Sendable (String) -> Void) async throws {
-        try await BrowseServer(store: store, host: host, port: port).run { url in onListening(url) }
+        try await BrowseServer(store: store, host: host, port: port, modelDiagram: modelDiagram).run { url in onListening(url) }
     }
 }

@@ -361,7 +361,7 @@ struct MigrationOpenTests {
     @Test func openingMigratesAutomatically() throws {
         let path = try StaffFixture.makeVersion1Store()
         let store = try Store.open(at: path, loaded: try ModelLoader.load(StaffFixture.bundle))
-        #expect(store.warnings.contains { $0.hasPrefix("migrated the store (\"Staff\" → \"Staff 2\", \"Staff 2\" → \"Staff 3\", \"Staff 3\" → \"Staff 4\"); backup at ") })
+        #expect(store.warnings.contains { $0.message.hasPrefix("migrated the store (\"Staff\" → \"Staff 2\", \"Staff 2\" → \"Staff 3\", \"Staff 3\" → \"Staff 4\"); backup at ") })
         #expect(try store.verify().isEmpty)
         #expect(try StaffFixture.backups(path).count == 3) // store, -wal, -shm
     }
@@ -384,7 +384,7 @@ struct MigrationOpenTests {
         let before = try StaffFixture.settledBytes(path)
         let store = try Store.open(at: path, loaded: try StaffFixture.version("Staff 3"), options: .init(readOnly: true))
         #expect(store.model == (try StaffFixture.version("Staff")).model)
-        #expect(store.warnings == ["the store was saved with \"Staff\", not with the model given; read with that version, without migrating"])
+        #expect(store.warnings.map(\.message) == ["the store was saved with \"Staff\", not with the model given; read with that version, without migrating"])
         #expect(try store.count(ObjectFetchRequest(entity: "Person")) == 3)
         #expect(StaffFixture.bytes(path) == before)
     }

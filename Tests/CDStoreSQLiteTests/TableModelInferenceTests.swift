@@ -128,7 +128,7 @@ struct TableModelInferenceTests {
         let store = try Store.open(at: try Self.libraryStore(), loaded: nil)
         #expect(store.modelSource == .inferredFromTables)
         // cdstore writes Z_MODELCACHE (decision 0008); removeModel left the table without its row.
-        #expect(store.warnings == ["the store's Z_MODELCACHE is empty and none was given: the model was inferred "
+        #expect(store.warnings.map(\.description) == ["the store's Z_MODELCACHE is empty and none was given: the model was inferred "
                                    + "from the tables (names as the columns give them); reading works, writing needs a model"])
         let books = try store.fetch(ObjectFetchRequest(entity: "Book", predicate: try PredicateParserShim.parse("PAGES > 400"),
                                                        relationships: .none))

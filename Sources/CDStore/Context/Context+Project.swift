@@ -10,8 +10,9 @@ extension CDStore.Context {
     ///
     /// ```swift
     /// let rows = try ctx.project("Employee", ["department.name", "sum:salary AS total", "count:employeeNumber"],
-    ///                            groupBy: ["department.name"], having: "sum:(salary) > %@", 100_000, sort: ["-total"])
-    /// for row in rows { print(row.get("department.name", as: String.self) ?? "-", row.get("total", as: Double.self) ?? 0, row.get("count:employeeNumber", as: Int.self) ?? 0) }
+    ///                            matching: Criteria.all.sorted(by: ["-total"]), groupBy: ["department.name"],
+    ///                            having: try Criteria("sum:(salary) > %@", 100_000))
+    /// for row in rows { print(row.get("department.name", as: String.self) ?? "-", row.get("total", as: Double.self) ?? 0) }
     /// ```
     ///
     /// Each result is keyed as Core Data keys dictionary results: by the alias (`AS total`), else by the
@@ -20,57 +21,41 @@ extension CDStore.Context {
     ///
     /// - Parameters:
     ///   - entity: The entity whose objects are projected.
-    ///   - properties: What each result holds, in order.
-    ///   - format: A predicate selecting the objects (nil: all).
-    ///   - arguments: The values of `format`'s `%` specifiers.
-    ///   - groupBy: Group the objects by these key paths or result keys.
+    ///   - properties: What each result holds, in order; a text may list several, comma-separated at the top level
+    ///     (`"name, sum:(salary) AS total"`).
+    ///   - criteria: The objects (filter and sub-entities), and the results' order (result keys or key paths) and
+    ///     window.
+    ///   - groupBy: Group the objects by these key paths or result keys (comma-separated lists too).
     ///   - having: A predicate on groups: grouped keys, result keys, aggregate functions.
-    ///   - havingArguments: The values of `having`'s `%` specifiers.
-    ///   - sort: Result keys or key paths, `-` for descending.
-    ///   - limit: At most this many results.
     ///   - distinct: Drop duplicate results.
     ///
     /// Core Data equivalent: a fetch with `resultType = .dictionaryResultType`, `propertiesToFetch`,
     /// `propertiesToGroupBy`, `havingPredicate` and `returnsDistinctResults`.
-    public func project(_ entity: String, _ properties: [String], where format: String? = nil,
-                        _ arguments: any ObjectValueConvertible..., groupBy: [String] = [], having: String? = nil,
-                        _ havingArguments: any ObjectValueConvertible..., sort: [String] = [], limit: Int? = nil,
-                        distinct: Bool = false) throws -> [ProjectionRow] {
-        let request = try perform {
-            try ProjectionRequest(entity: entity, properties: properties, predicate: try predicate(format, arguments),
-                                  groupBy: groupBy, having: try predicate(having, havingArguments, input: .having), distinct: distinct,
-                                  sort: sort.map(SortDescriptor.init(parsing:)), limit: limit)
-        }
-        return try project(request)
+    public func project(_ entity: String, _ properties: [String], matching criteria: Criteria = .all,
+                        groupBy: [String] = [], having: Criteria? = nil, distinct: Bool = false) throws -> [ProjectionRow] {
+        var rows: [ProjectionRow] = []
+        try forEachProjection(entity, properties, matching: criteria, groupBy: groupBy, having: having,
+                              distinct: distinct) { rows.append($0) }
+        return rows
     }
 
-    /// Streams a projection to `body` one result at a time, as `cdstore project` prints it, after `columns` has
-    /// the result keys: the objects, their order and window from `criteria`, the filter on groups from `having`'s
-    /// predicate. Each text of `propertyLists` and `groupByLists` may hold several items, comma-separated at the
-    /// top level (`name,sum:(salary) AS total`). Errors are about the properties, the grouping, the filter on
-    /// groups or the sort (``CDStoreError/input``).
-    package func forEachProjected(_ entity: String, propertyLists: [String], matching criteria: Criteria,
-                                  groupByLists: [String] = [], having: Criteria? = nil, distinct: Bool = false,
-                                  columns: ([String]) throws -> Void,
-                                  _ body: ([(String, ObjectValue)]) throws -> Void) throws {
+    /// The results of ``project(_:_:matching:groupBy:having:distinct:)`` handed to `body` one at a time as SQLite
+    /// produces them, so that memory stays flat whatever their number; `columns` first gets the result keys (also
+    /// when there is no result). Errors are about the properties, the grouping, the filter on groups or the sort
+    /// (``CDStoreError/input``).
+    public func forEachProjection(_ entity: String, _ properties: [String], matching criteria: Criteria = .all,
+                                  groupBy: [String] = [], having: Criteria? = nil, distinct: Bool = false,
+                                  columns: (([String]) throws -> Void)? = nil,
+                                  _ body: (ProjectionRow) throws -> Void) throws {
         try perform {
             let request = try ProjectionRequest(
-                entity: entity, properties: propertyLists.flatMap(ProjectionProperty.splitList), predicate: criteria.predicate,
-                groupBy: groupByLists.flatMap(ProjectionProperty.splitList), having: having?.predicate, distinct: distinct,
+                entity: entity, properties: properties.flatMap(ProjectionProperty.splitList), predicate: criteria.predicate,
+                groupBy: groupBy.flatMap(ProjectionProperty.splitList), having: having?.predicate, distinct: distinct,
                 sort: criteria.sort, limit: criteria.limit, offset: criteria.offset,
                 includesSubentities: criteria.includesSubentities)
-            try columns(request.resultKeys)
-            try store.forEachProjected(request, body)
-        }
-    }
-
-    /// The results of a store-layer projection request.
-    package func project(_ request: ProjectionRequest) throws -> [ProjectionRow] {
-        try perform {
+            try columns?(request.resultKeys)
             let keys = ObjectKeys(names: request.resultKeys, relationships: [])
-            var rows: [ProjectionRow] = []
-            try store.forEachProjected(request) { row in rows.append(ProjectionRow(values: row.map(\.1), keys: keys)) }
-            return rows
+            try store.forEachProjected(request) { row in try body(ProjectionRow(values: row.map(\.1), keys: keys)) }
         }
     }
 }

@@ -1,11 +1,5 @@
-import CDStoreIO
-import CDStorePredicate
-import CDStoreModel
-import CDStoreJSON
-import CDStoreSQLite
-
 extension CDStore.Context {
-    /// The objects of `entity` that match a predicate, decoded as `T`.
+    /// The objects of `entity` that `criteria` select, decoded as `T`.
     ///
     /// ```swift
     /// struct Employee: Decodable {
@@ -15,24 +9,23 @@ extension CDStore.Context {
     ///     var hiredAt: Date
     ///     var department: ObjectID?       // a to-one relationship
     /// }
-    /// let seniors = try ctx.fetch(Employee.self, from: "Employee", where: "age >= %@", 50, sort: ["lastName"])
+    /// let seniors = try ctx.fetch(Employee.self, from: "Employee",
+    ///                             matching: Criteria.greaterThanOrEqual("age", 50).sorted(by: ["lastName"]))
     /// ```
     ///
     /// Each coding key is a property name. Attribute values decode as their Swift types (`String`, the integer
     /// types, `Double`, `Float`, `Decimal`, `Bool`, `Date`, `Data`, `UUID`, `URL`), to-one relationships as
     /// ``ObjectID`` and to-many relationships as `[ObjectID]`. A value of the wrong type, or nil for a
-    /// non-optional property, is ``CDStoreError/Code/coding`` naming the property.
-    public func fetch<T: Decodable>(_ type: T.Type, from entity: String, where format: String? = nil,
-                                    _ arguments: any ObjectValueConvertible..., sort: [String] = [], limit: Int? = nil,
-                                    offset: Int? = nil) throws -> [T] {
-        let request = try request(entity, format, arguments, sort: sort, limit: limit, offset: offset)
-        return try fetch(request).map { try $0.decode(type) }
+    /// non-optional property, is ``CDStoreError/Code/coding`` naming the property. An ``EntityRecord`` type names
+    /// its entity itself: `from` defaults to `T.entityName`.
+    public func fetch<T: Decodable>(_ type: T.Type, from entity: String? = nil, matching criteria: Criteria = .all) throws -> [T] {
+        try fetch(criteria.request(for: try Self.entityName(of: type, entity))).map { try $0.decode(type) }
     }
 
-    /// The first object that matches, decoded as `T`; nil when none does.
-    public func fetchOne<T: Decodable>(_ type: T.Type, from entity: String, where format: String? = nil,
-                                       _ arguments: any ObjectValueConvertible..., sort: [String] = []) throws -> T? {
-        let request = try request(entity, format, arguments, sort: sort, limit: 1, offset: nil)
-        return try fetch(request).first.map { try $0.decode(type) }
+    /// The entity a record type is fetched from: the one named, else the type's ``EntityRecord/entityName``.
+    static func entityName<T>(of type: T.Type, _ named: String?) throws -> String {
+        if let named { return named }
+        if let record = type as? any EntityRecord.Type { return record.entityName }
+        throw CDStoreError(.invalidInput, "\(T.self) names no entity: pass from: \"Entity\", or make it an EntityRecord")
     }
 }

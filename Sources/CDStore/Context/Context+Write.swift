@@ -66,23 +66,6 @@ extension CDStore.Context {
         return collected.ids
     }
 
-    /// Sets attributes of the objects of `entity` that match a predicate (nil matches all), validating every
-    /// new value first, and returns how many objects changed.
-    ///
-    /// ```swift
-    /// try ctx.update("Employee", where: "department.name == %@", "Sales", set: ["isActive": false])
-    /// ```
-    ///
-    /// Each changed object's `Z_OPT` is incremented, as Core Data does on save. Relationships cannot be set
-    /// this way (insert or upsert the object instead).
-    ///
-    /// Core Data equivalent: `NSBatchUpdateRequest` with `propertiesToUpdate` — validated, unlike a batch update.
-    @discardableResult
-    public func update(_ entity: String, where format: String?, _ arguments: any ObjectValueConvertible...,
-                       set values: [String: (any ObjectValueConvertible)?]) throws -> Int {
-        try update(UpdateRequest(entity: entity, predicate: try predicate(format, arguments), assignments: Self.assignments(values)))
-    }
-
     /// Sets attributes and relationships of one object; false when the store has no object with this ID.
     ///
     /// ```swift
@@ -124,34 +107,6 @@ extension CDStore.Context {
             throw CDStoreError(.invalidInput, "a relationship takes ObjectIDs, got \(String(describing: value!))",
                                entity: entity, property: relationship, isRelationship: true)
         }
-    }
-
-    /// Runs a store-layer update (whose values may be expressions: `salary * 1.05`).
-    @discardableResult
-    package func update(_ request: UpdateRequest) throws -> Int {
-        try perform(writing: true) { try store.update(request) }
-    }
-
-    /// Sets attributes of the objects of `entity` that match a predicate (nil matches all) to values or to
-    /// expressions computed per object in SQL, validating every new value first, and returns how many objects
-    /// changed: `try ctx.update("Employee", where: "department.name == %@", "Sales",
-    /// assignments: [UpdateAssignment(parsing: "salary:=salary * 1.05")])`.
-    @discardableResult
-    public func update(_ entity: String, where format: String?, _ arguments: any ObjectValueConvertible...,
-                       assignments: [UpdateAssignment]) throws -> Int {
-        let request = UpdateRequest(entity: entity, predicate: try predicate(format, arguments), assignments: assignments)
-        return try perform(writing: true) { try store.update(request) }
-    }
-
-    /// Deletes the objects of `entity` that match a predicate (nil deletes all), applying every relationship's
-    /// delete rule (Nullify, Cascade, Deny — ``CDStoreError/Code/deleteDenied`` — and No Action), and returns
-    /// what was deleted per entity.
-    ///
-    /// Core Data equivalent: `NSManagedObjectContext.delete(_:)` on each object, then `save()`.
-    @discardableResult
-    public func delete(_ entity: String, where format: String?, _ arguments: any ObjectValueConvertible...) throws -> DeleteResult {
-        let request = ObjectFetchRequest(entity: entity, predicate: try predicate(format, arguments))
-        return try perform(writing: true) { try store.delete(request) }
     }
 
     /// Deletes one object (and what its Cascade rules reach); false when the store has no object with this ID.

@@ -5,34 +5,20 @@ import CDStoreJSON
 import CDStoreSQLite
 
 extension CDStore.Context {
-    /// The objects of `entity` that `criteria` select, in its order and window.
+    /// Sets attributes of the objects `criteria` filter (sub-entities or not; their order and window do not apply),
+    /// validating every new value first, and returns how many objects changed; with `dryRun`, how many would.
     ///
     /// ```swift
-    /// try ctx.fetch("Employee", matching: .ge("age", 30).and(.eq("department.name", "R&D")).sorted(by: "-salary"))
+    /// try ctx.update("Employee", matching: .equal("department.name", "Sales"), set: ["isActive": false])
     /// ```
-    public func fetch(_ entity: String, matching criteria: Criteria) throws -> [StoredObject] {
-        try fetch(criteria.request(for: entity))
-    }
-
-    /// The objects `criteria` select, decoded as `T`.
-    public func fetch<T: Decodable>(_ type: T.Type, from entity: String, matching criteria: Criteria) throws -> [T] {
-        try fetch(criteria.request(for: entity)).map { try $0.decode(type) }
-    }
-
-    /// A cursor over the objects `criteria` select.
-    public func cursor(_ entity: String, matching criteria: Criteria) throws -> StoredObjectCursor {
-        try cursor(criteria.request(for: entity))
-    }
-
-    /// The number of objects `criteria` select (their window applies).
-    public func count(_ entity: String, matching criteria: Criteria) throws -> Int {
-        try perform { try store.count(criteria.request(for: entity)) }
-    }
-
-    /// Sets attributes of the objects `criteria` filter (their order and window do not apply).
+    ///
+    /// Each changed object's `Z_OPT` is incremented, as Core Data does on save. Relationships cannot be set this
+    /// way (update one object by its ID, ``update(_:set:)``); values computed per object take
+    /// ``update(_:matching:assignments:dryRun:)``.
     @discardableResult
-    public func update(_ entity: String, matching criteria: Criteria, set values: [String: (any ObjectValueConvertible)?]) throws -> Int {
-        try update(UpdateRequest(entity: entity, predicate: criteria.predicate, assignments: Self.assignments(values)))
+    public func update(_ entity: String, matching criteria: Criteria, set values: [String: (any ObjectValueConvertible)?],
+                       dryRun: Bool = false) throws -> Int {
+        try update(entity, matching: criteria, assignments: Self.assignments(values), dryRun: dryRun)
     }
 
     /// Sets attributes of the objects `criteria` filter (sub-entities or not; order and window do not apply) to
@@ -43,7 +29,7 @@ extension CDStore.Context {
     /// ```swift
     /// let raises = [try UpdateAssignment(parsing: "salary:=salary * 1.05")]
     /// let would = try store.read { ctx in
-    ///     try ctx.update("Employee", matching: .eq("department.name", "Sales"), assignments: raises, dryRun: true)
+    ///     try ctx.update("Employee", matching: .equal("department.name", "Sales"), assignments: raises, dryRun: true)
     /// }
     /// ```
     ///

@@ -1,3 +1,4 @@
+import CDStoreModel
 import CDStorePredicate
 import CDStoreSQLite
 
@@ -9,8 +10,13 @@ extension Criteria {
     /// Errors are the library's: about `input` (the predicate selecting objects, or a projection's filter on
     /// groups), with the text and a caret under the column; a variable left without a value is about
     /// ``CDStoreError/Input/variables``.
-    package init(parsing format: String?, textArguments: [String] = [], variables: [(name: String, value: String)] = [],
-                 input: CDStoreError.Input = .predicate) throws {
+    ///
+    /// ```swift
+    /// let criteria = try Criteria(parsing: "hiredAt > %@ AND department.name == $dept", textArguments: ["2020-01-01"],
+    ///                             variables: [("dept", "R&D")])
+    /// ```
+    public init(parsing format: String?, textArguments: [String] = [], variables: [(name: String, value: String)] = [],
+                about input: CDStoreError.Input = .predicate) throws {
         guard let format else {
             self.init()
             return
@@ -23,21 +29,5 @@ extension Criteria {
             for (name, value) in variables { bindings[name] = .string(value) }
             return try predicate.substituting(variables: bindings)
         })
-    }
-
-    /// The same filter in the order of `keys` (`name`, `-name` descending, `name:ci` ignoring case): the array
-    /// form of ``sorted(by:)``.
-    package func sorted(byKeys keys: [String]) -> Criteria {
-        var copy = self
-        copy.sort = keys.map(SortDescriptor.init(parsing:))
-        return copy
-    }
-
-    /// The same filter and order in a window that may have an offset without a limit.
-    package func window(limit: Int?, offset: Int?) -> Criteria {
-        var copy = self
-        copy.limit = limit
-        copy.offset = offset
-        return copy
     }
 }

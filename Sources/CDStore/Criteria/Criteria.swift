@@ -8,13 +8,11 @@ import CDStoreSQLite
 /// a window, turned into the same predicate tree (``PredicateNode``) a format string parses to.
 ///
 /// ```swift
-/// let criteria = Criteria.ge("age", 30)
-///     .and(.eq("department.name", "R&D"))
-///     .and(.not(.isNull("email")))
-///     .sorted(by: "-salary", "lastName")
+/// let criteria = (Criteria.greaterThanOrEqual("age", 30) && .equal("department.name", "R&D") && .notEqual("email", nil))
+///     .sorted(by: ["-salary", "lastName"])
 ///     .limit(50)
 /// let seniors = try ctx.fetch("Employee", matching: criteria)
-/// criteria.predicate?.format   // age >= 30 AND department.name == "R&D" AND NOT email == nil
+/// print(criteria)   // age >= 30 AND department.name == "R&D" AND email != nil sorted by -salary,lastName limit 50
 /// ```
 ///
 /// Values are Swift values (``ObjectValueConvertible``), bound as constants: user text never becomes
@@ -36,6 +34,10 @@ public struct Criteria: Sendable, Equatable, CustomStringConvertible {
     package var includesSubentities = true
     /// Relationships whose objects are fetched with the results (``prefetching(_:)``).
     package var includes: [String] = []
+    /// Where keyset paging starts (``after(primaryKey:)``).
+    package var afterPrimaryKey: Int64?
+    /// How relationships are read (``relationships(as:)``).
+    package var relationshipValues: RelationshipValues = .objectIDs
 
     /// Criteria with a filter (nil: all objects), an order and a window.
     package init(predicate: PredicateNode? = nil, sort: [SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil) {
@@ -67,35 +69,46 @@ public struct Criteria: Sendable, Equatable, CustomStringConvertible {
 
     /// The fetch request these criteria describe for `entity`.
     package func request(for entity: String) -> ObjectFetchRequest {
-        ObjectFetchRequest(entity: entity, predicate: predicate, sort: sort, limit: limit, offset: offset,
-                           includesSubentities: includesSubentities, includes: includes)
+        var request = ObjectFetchRequest(entity: entity, predicate: predicate, sort: sort, limit: limit, offset: offset,
+                                         includesSubentities: includesSubentities, includes: includes)
+        request.afterPrimaryKey = afterPrimaryKey
+        request.relationships = switch relationshipValues {
+        case .objectIDs: .objectIDs
+        case .counts: .counts
+        case .none: .none
+        }
+        return request
     }
 }
 
 extension Criteria {
-    /// `keyPath == value` (nil compares with nil).
-    public static func eq(_ keyPath: String, _ value: (any ObjectValueConvertible)?, options: ComparisonOptions = []) -> Criteria {
+    /// `keyPath == value` (nil compares with nil: `.equal("email", nil)` finds objects without an email).
+    public static func equal(_ keyPath: String, _ value: (any ObjectValueConvertible)?, options: ComparisonOptions = []) -> Criteria {
         compare(keyPath, .equal, value, options)
     }
 
-    /// `keyPath != value`.
-    public static func ne(_ keyPath: String, _ value: (any ObjectValueConvertible)?, options: ComparisonOptions = []) -> Criteria {
+    /// `keyPath != value` (`.notEqual("email", nil)` finds objects with one).
+    public static func notEqual(_ keyPath: String, _ value: (any ObjectValueConvertible)?, options: ComparisonOptions = []) -> Criteria {
         compare(keyPath, .notEqual, value, options)
     }
 
     /// `keyPath < value`.
-    public static func lt(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria { compare(keyPath, .lessThan, value, []) }
+    public static func lessThan(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
+        compare(keyPath, .lessThan, value, [])
+    }
 
     /// `keyPath <= value`.
-    public static func le(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
+    public static func lessThanOrEqual(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
         compare(keyPath, .lessThanOrEqual, value, [])
     }
 
     /// `keyPath > value`.
-    public static func gt(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria { compare(keyPath, .greaterThan, value, []) }
+    public static func greaterThan(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
+        compare(keyPath, .greaterThan, value, [])
+    }
 
     /// `keyPath >= value`.
-    public static func ge(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
+    public static func greaterThanOrEqual(_ keyPath: String, _ value: any ObjectValueConvertible) -> Criteria {
         compare(keyPath, .greaterThanOrEqual, value, [])
     }
 
@@ -135,12 +148,6 @@ extension Criteria {
         compare(keyPath, .matches, regex, options)
     }
 
-    /// `keyPath == nil`.
-    public static func isNull(_ keyPath: String) -> Criteria { compare(keyPath, .equal, nil, []) }
-
-    /// `keyPath != nil`.
-    public static func isNotNull(_ keyPath: String) -> Criteria { compare(keyPath, .notEqual, nil, []) }
-
     /// Objects matching every one of `criteria` (their orders follow each other; the last window wins).
     public static func and(_ criteria: [Criteria]) -> Criteria { combine(criteria, all: true) }
 
@@ -154,25 +161,53 @@ extension Criteria {
         return negated
     }
 
-    /// These criteria and `other`.
-    public func and(_ other: Criteria) -> Criteria { .and([self, other]) }
-
-    /// These criteria or `other`.
-    public func or(_ other: Criteria) -> Criteria { .or([self, other]) }
-
     /// The same filter in this order: `name`, `-name` (descending), `name:ci` (ignoring case), most significant
-    /// first.
-    public func sorted(by keys: String...) -> Criteria {
+    /// first; key paths through to-one relationships sort too (`department.name`).
+    public func sorted(by keys: [String]) -> Criteria {
         var copy = self
         copy.sort = keys.map(SortDescriptor.init(parsing:))
         return copy
     }
 
-    /// The same filter and order, at most `limit` objects after skipping `offset`.
-    public func limit(_ limit: Int, offset: Int? = nil) -> Criteria {
+    /// The same filter and order, at most `limit` objects (nil: no limit) after skipping `offset`.
+    public func limit(_ limit: Int?, offset: Int? = nil) -> Criteria {
         var copy = self
         copy.limit = limit
         copy.offset = offset ?? self.offset
+        return copy
+    }
+
+    /// The same criteria, starting after the object whose primary key is `primaryKey` in this order (keyset
+    /// paging): where an offset makes SQLite step over every skipped row, a page after a key is found through the
+    /// primary key and the sort columns, so a deep page costs what the first one does.
+    ///
+    /// ```swift
+    /// var page = try ctx.fetch("Employee", matching: Criteria.all.sorted(by: ["-salary"]).limit(100))
+    /// while let last = page.last {
+    ///     page = try ctx.fetch("Employee", matching: Criteria.all.sorted(by: ["-salary"]).limit(100)
+    ///         .after(primaryKey: last.primaryKey))
+    /// }
+    /// ```
+    public func after(primaryKey: Int64) -> Criteria {
+        var copy = self
+        copy.afterPrimaryKey = primaryKey
+        return copy
+    }
+
+    /// How fetched objects hold their relationships (``relationships(as:)``).
+    public enum RelationshipValues: Sendable {
+        /// To-one relationships as the related object's ID, to-many ones as the IDs in relationship order.
+        case objectIDs
+        /// To-many relationships as their number of objects; to-one ones as IDs.
+        case counts
+        /// No relationship values at all: attributes only.
+        case none
+    }
+
+    /// The same criteria, with relationships read as `values` (object IDs unless this says otherwise).
+    public func relationships(as values: RelationshipValues) -> Criteria {
+        var copy = self
+        copy.relationshipValues = values
         return copy
     }
 
@@ -190,16 +225,16 @@ extension Criteria {
     /// each ``StoredObject`` instead of named by ID.
     ///
     /// Core Data equivalent: `relationshipKeyPathsForPrefetching`.
-    public func prefetching(_ keyPaths: String...) -> Criteria {
+    public func prefetching(_ keyPaths: [String]) -> Criteria {
         var copy = self
         copy.includes += keyPaths
         return copy
     }
 
     /// `a && b`: both.
-    public static func && (lhs: Criteria, rhs: Criteria) -> Criteria { lhs.and(rhs) }
+    public static func && (lhs: Criteria, rhs: Criteria) -> Criteria { .and([lhs, rhs]) }
     /// `a || b`: either.
-    public static func || (lhs: Criteria, rhs: Criteria) -> Criteria { lhs.or(rhs) }
+    public static func || (lhs: Criteria, rhs: Criteria) -> Criteria { .or([lhs, rhs]) }
     /// `!a`: not.
     public static prefix func ! (criteria: Criteria) -> Criteria { .not(criteria) }
 
@@ -235,6 +270,8 @@ extension Criteria {
                                 offset: criteria.last { $0.offset != nil }?.offset)
         combined.includesSubentities = criteria.allSatisfy(\.includesSubentities)
         combined.includes = criteria.flatMap(\.includes)
+        combined.afterPrimaryKey = criteria.last { $0.afterPrimaryKey != nil }?.afterPrimaryKey
+        combined.relationshipValues = criteria.last { $0.relationshipValues != .objectIDs }?.relationshipValues ?? .objectIDs
         return combined
     }
 }

@@ -25,7 +25,7 @@ struct CountCommand: ParsableCommand {
     func run() throws {
         let criteria = try filter.criteria(includingSubentities: !exactEntity)
         let count = try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
-            try CDStore(opened: store).read { ctx in try ctx.count(entity, matching: criteria) }
+            try store.read { ctx in try ctx.count(entity, matching: criteria) }
         }
         print(count)
     }

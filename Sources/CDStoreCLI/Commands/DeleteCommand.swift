@@ -44,7 +44,7 @@ struct DeleteCommand: ParsableCommand {
         let criteria = try filter.criteria(includingSubentities: !exactEntity)
         // The library's call; a dry run only reads, so it takes no write lock.
         let result = try storeOptions.withStore(create: false) { store in
-            let library = CDStore(opened: store)
+            let library = store
             return dryRun
                 ? try library.read { ctx in try ctx.delete(entity, matching: criteria, dryRun: true) }
                 : try library.write { ctx in try ctx.delete(entity, matching: criteria) }

@@ -109,8 +109,10 @@ struct DiffCommand: ParsableCommand {
     /// Runs the diff; true when the objects differ.
     private func compare() throws -> Bool {
         let (pathA, pathB) = if let b { (a!, b) } else { (storeOptions.storePath!, a!) }
-        var options = StoreDiffOptions(entities: Self.list(entity), ignored: Self.list(ignore), tolerance: tolerance)
-        options.predicate = try PredicateOptions.criteria(predicate, arguments: arguments, variables: variables).predicate
+        var options = CDStore.ComparisonSettings(entities: Self.list(entity), ignored: Self.list(ignore), tolerance: tolerance)
+        if predicate != nil {
+            options.criteria = try PredicateOptions.criteria(predicate, arguments: arguments, variables: variables)
+        }
         for spec in key {
             let (name, attributes) = Self.parseKey(spec)!
             options.keys[name] = attributes
@@ -118,8 +120,8 @@ struct DiffCommand: ParsableCommand {
         let sides = DiffSides(storeOptions: storeOptions)
         defer { sides.removeTemporaryFiles() }
         let (a, b) = try sides.open(pathA, model: modelA, pathB, model: modelB)
-        let diff = try StoreDiff(from: a, to: b, options: options)
-        for note in DiffPrinter.notes(planned: diff.comparisons, ran: []) { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+        let diff = try a.compare(with: b, options: options)
+        for note in DiffPrinter.notes(planned: diff.plannedEntities, ran: []) { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         let output = TextOutput.standardOutput()
         let comparisons = try DiffPrinter(format: format, output: output).print(diff)
         output.close()
@@ -149,7 +151,7 @@ final class DiffSides {
     init(storeOptions: StoreOptions) { self.storeOptions = storeOptions }
 
     /// Opens A and B, stores first, so that an export can be read with the other side's model.
-    func open(_ pathA: String, model modelA: String?, _ pathB: String, model modelB: String?) throws -> (Store, Store) {
+    func open(_ pathA: String, model modelA: String?, _ pathB: String, model modelB: String?) throws -> (CDStore, CDStore) {
         let storeA = try isStore(pathA) ? side("A", modelA) { try openStore(pathA, model: modelA, side: "A") } : nil
         let storeB = try isStore(pathB) ? side("B", modelB) { try openStore(pathB, model: modelB, side: "B") } : nil
         let a = try storeA ?? side("A", modelA) { try readExport(pathA, model: modelA, other: storeB, side: "A") }
@@ -158,7 +160,7 @@ final class DiffSides {
     }
 
     /// Runs `body` for one side; an error says which option gave that side's model when it was not `--model`.
-    private func side(_ name: String, _ modelPath: String?, _ body: () throws -> Store) throws -> Store {
+    private func side(_ name: String, _ modelPath: String?, _ body: () throws -> CDStore) throws -> CDStore {
         do {
             return try body()
         } catch {
@@ -180,25 +182,27 @@ final class DiffSides {
         return header == Data("SQLite format 3\u{0}".utf8)
     }
 
-    private func model(_ path: String?) throws -> LoadedModel? {
+    private func model(_ path: String?) throws -> ModelFile? {
         let version = path == nil ? storeOptions.modelVersion : nil
         let schema = path == nil ? storeOptions.schema : nil
         guard let path = path ?? storeOptions.modelPath else { return nil }
-        let loaded = try ModelLoader.load(path, version: version, schema: schema)
-        for warning in loaded.warnings { Console.warn(warning) }
-        return loaded
+        let file = try ModelFile(contentsOf: path, version: version, schema: schema, readers: Program.current.modelReaders)
+        for warning in file.warnings { Console.warn(warning) }
+        return file
     }
 
-    private func openStore(_ path: String, model modelPath: String?, side: String) throws -> Store {
-        let store = try Store.open(at: path, loaded: try model(modelPath), options: Store.Options(
-            readOnly: true, createIfMissing: false, busyTimeout: Double(max(0, storeOptions.busyTimeout)) / 1000,
-            immutable: storeOptions.immutable))
-        for warning in store.warnings { Console.warn("\(side): " + warning) }
+    private func openStore(_ path: String, model modelPath: String?, side: String) throws -> CDStore {
+        var options: CDStore.Options = [.readOnly]
+        if storeOptions.immutable { options.insert(.immutable) }
+        let store = try CDStore(path: path, model: try model(modelPath).map { .file($0) }, options: options,
+                                configuration: .init(busyTimeout: Double(max(0, storeOptions.busyTimeout)) / 1000,
+                                                     maximumReaderCount: 0))
+        for warning in store.warnings { Console.warn("\(side): " + warning.description) }
         return store
     }
 
     /// Reads an export into a new temporary store, keeping its objects' primary keys.
-    private func readExport(_ path: String, model modelPath: String?, other: Store?, side: String) throws -> Store {
+    private func readExport(_ path: String, model modelPath: String?, other: CDStore?, side: String) throws -> CDStore {
         guard let model = try model(modelPath)?.model ?? other?.model else {
             throw CLIError.usage("\(side) is an export: give its model with --model or --model-\(side.lowercased())")
         }
@@ -208,13 +212,13 @@ final class DiffSides {
         let library = try CDStore(path: folder.appendingPathComponent("\(side).sqlite").path, model: .model(model),
                                   options: [.create], configuration: .init(maximumReaderCount: 0))
         do {
-            try library.importGraph(from: URL(fileURLWithPath: path))
+            try library.write { ctx in try ctx.importGraph(from: URL(fileURLWithPath: path)) }
         } catch var error as CDStoreError {
             error.file = path
-            error.fileIsInput = true
+            error.fileIsData = true
             throw error
         }
-        return library.store
+        return library
     }
 }
 

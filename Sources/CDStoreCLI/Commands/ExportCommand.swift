@@ -50,56 +50,36 @@ struct ExportCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        try storeOptions.withStore(create: false, readsOnly: true) { store in
-            store.readsMissingExternalDataAsNull = !strict
-            for name in entities { _ = try store.resolveEntity(name) }
-            // Abstract entities have no objects of their own; their sub-entities' objects are exported under the sub-entities.
-            let names = entities.isEmpty ? store.model.entities.filter { !$0.isAbstract }.map(\.name) : entities
-            // Progress only when the objects go to a file: on a terminal, standard output is the export itself.
-            let progress = Progress("exporting", quiet: quiet || output == nil)
-            defer { progress.finish() }
-            let counter = progress.isEnabled ? ExportProgress(progress, total: try names.reduce(0) {
-                $0 + (try store.count(ObjectFetchRequest(entity: $1, includesSubentities: false)))
-            }) : nil
-            // Counted while writing: counting again afterwards would read every table a second time.
-            var total = 0
-            switch format {
-            case .csv where names.count > 1 || output.map(isDirectory) == true:
-                total = try exportCSVFolder(store, names)
-            case .json where names.count > 1 || entities.isEmpty:
-                total = try exportJSONDocument(store, names, progress: counter)
-            case .ndjson where RecordPrinter.streams:
-                let out = try output.map(TextOutput.file) ?? .standardOutput()
-                total = try GraphExport.write(store, as: .ndjson, entities: names, to: out, progress: counter?.cumulative)
-                out.close()
-            case .ndjson:
-                let out = try output.map(TextOutput.file) ?? .standardOutput()
-                let writer = format.writer(columns: [], output: out)
-                for name in names {
-                    let request = ObjectFetchRequest(entity: name, includesSubentities: false)
-                    if RecordPrinter.streams && store.canStreamRecords(request) {
-                        let before = total
-                        total += try store.writeRecords(request, style: RecordStyle(syntax: .json, nameEntity: true, terminator: "\n"),
-                                                        to: out, progress: counter?.callback(after: before))
-                        continue
-                    }
-                    let printer = RecordPrinter(store: store, entity: name, format: format, output: out, alwaysNameEntity: true)
-                    try store.forEach(request) {
-                        writer.write(printer.record($0))
-                        total += 1
-                    }
+        try storeOptions.withStore(create: false, readsOnly: true, strict: strict) { store in
+            try store.read { ctx in
+                // Abstract entities have no objects of their own; their sub-entities' objects are exported under them.
+                let names = entities.isEmpty ? ctx.model.entities.filter { !$0.isAbstract }.map(\.name) : entities
+                let own = Criteria.all.excludingSubentities()
+                for name in entities { _ = try ctx.columns(of: name) }
+                // Progress only when the objects go to a file: on a terminal, standard output is the export itself.
+                let progress = Progress("exporting", quiet: quiet || output == nil)
+                defer { progress.finish() }
+                let counter = progress.isEnabled ? ExportProgress(progress, total: try names.reduce(0) {
+                    $0 + (try ctx.count($1, matching: own))
+                }) : nil
+                var total = 0
+                switch format {
+                case .csv where names.count > 1 || output.map(isDirectory) == true:
+                    total = try exportCSVFolder(ctx, names)
+                case .json where names.count > 1 || entities.isEmpty, .ndjson:
+                    let out = try output.map(TextOutput.file) ?? .standardOutput()
+                    total = try ctx.exportGraph(as: format == .json ? .document : .ndjson, entities: names,
+                                                progress: counter?.cumulative) { try out.write($0) }
+                    out.close()
+                default:
+                    let out = try output.map(TextOutput.file) ?? .standardOutput()
+                    total = try RecordPrinter(entity: names.first ?? "", format: format, output: out)
+                        .print(own, in: ctx, progress: counter?.cumulative)
+                    out.close()
                 }
-                writer.finish()
-                out.close()
-            default:
-                let out = try output.map(TextOutput.file) ?? .standardOutput()
-                let name = names.first ?? ""
-                total = try RecordPrinter(store: store, entity: name, format: format, output: out)
-                    .print(ObjectFetchRequest(entity: name, includesSubentities: false))
-                out.close()
-            }
-            if let output {
-                print("exported \(total) \(total == 1 ? "object" : "objects") to \(output)")
+                if let output {
+                    print("exported \(total) \(total == 1 ? "object" : "objects") to \(output)")
+                }
             }
         }
     }
@@ -109,45 +89,8 @@ struct ExportCommand: ParsableCommand {
         return path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    /// The graph document: `{"format": "cdstore-graph", "formatVersion": 1, "storeUUID": …, "entities":
-    /// {"Entity": [objects…], …}}`, each object under its own entity with `_id` and its relationships as object IDs.
-    /// `cdstore import` reads it back.
-    private func exportJSONDocument(_ store: Store, _ names: [String], progress: ExportProgress?) throws -> Int {
-        var total = 0
-        let out = try output.map(TextOutput.file) ?? .standardOutput()
-        if RecordPrinter.streams {
-            total = try GraphExport.write(store, as: .document, entities: names, to: out, progress: progress?.cumulative)
-            out.close()
-            return total
-        }
-        // CDSTORE_NO_STREAMING: the general path, which StreamedRecordsTests compares with the library's.
-        out.write("{\"format\":\"cdstore-graph\",\"formatVersion\":1,\"storeUUID\":\(JSONText.quoted(store.metadata.uuid)),\"entities\":{")
-        for (i, name) in names.enumerated() {
-            out.write(i == 0 ? "\n" : ",\n")
-            out.write(JSONText.quoted(name) + ": [")
-            var count = 0
-            let request = ObjectFetchRequest(entity: name, includesSubentities: false)
-            if RecordPrinter.streams && store.canStreamRecords(request) {
-                count = try store.writeRecords(request, style: RecordStyle(syntax: .json, first: "\n  ", separator: ",\n  "),
-                                               to: out, progress: progress?.callback(after: total))
-            } else {
-                let printer = RecordPrinter(store: store, entity: name, format: .json, output: out)
-                try store.forEach(request) { object in
-                    out.write(count == 0 ? "\n  " : ",\n  ")
-                    out.write(JSONText.encode(.dictionary(printer.record(object))))
-                    count += 1
-                }
-            }
-            out.write(count == 0 ? "]" : "\n]")
-            total += count
-        }
-        out.line(names.isEmpty ? "}}" : "\n}}")
-        out.close()
-        return total
-    }
-
     /// One `ENTITY.csv` per entity in the output folder.
-    private func exportCSVFolder(_ store: Store, _ names: [String]) throws -> Int {
+    private func exportCSVFolder(_ ctx: CDStore.Context, _ names: [String]) throws -> Int {
         var total = 0
         guard let folder = output else {
             throw CLIError.usage("csv export of several entities writes one file each: give --output FOLDER")
@@ -155,8 +98,7 @@ struct ExportCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for name in names {
             let out = try TextOutput.file((folder as NSString).appendingPathComponent(name + ".csv"))
-            let printer = RecordPrinter(store: store, entity: name, format: .csv, output: out)
-            total += try printer.print(ObjectFetchRequest(entity: name, includesSubentities: false))
+            total += try RecordPrinter(entity: name, format: .csv, output: out).print(Criteria.all.excludingSubentities(), in: ctx)
             out.close()
         }
         return total

@@ -44,15 +44,16 @@ struct FetchCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        var request = try query.request(for: entity)
-        request.relationships = noRelationships ? .none : counts ? .counts : .objectIDs
-        request.includes = include.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let format = formatOptions.resolved
+        let includes = include.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let criteria = try query.criteria()
+            .relationships(as: noRelationships ? .none : counts || format.isForReading ? .counts : .objectIDs)
+            .prefetching(includes)
         // Reading never creates a store: a mistyped --store path is an error (exit 4), not a new empty file.
-        try storeOptions.withStore(create: true, announce: true, readsOnly: true) { store in
-            store.readsMissingExternalDataAsNull = !strict
-            var printer = RecordPrinter(store: store, entity: entity, format: formatOptions.resolved, output: .standardOutput())
+        try storeOptions.withStore(create: true, announce: true, readsOnly: true, strict: strict) { store in
+            var printer = RecordPrinter(entity: entity, format: format, output: .standardOutput())
             printer.headers = !formatOptions.noHeaders
-            try printer.print(request)
+            try store.read { ctx in try printer.print(criteria, in: ctx) }
         }
     }
 }

@@ -78,7 +78,7 @@ struct HistoryCommand: ParsableCommand {
         let (token, date) = try parsedSince()
         let format = formatOptions.resolved
         try options.withStore(create: false) { store in
-            let library = CDStore(opened: store)
+            let library = store
             if try !library.hasPersistentHistory {
                 Console.note("\(store.path) keeps no persistent history (it has no ATRANSACTION and ACHANGE tables; "
                              + "Core Data adds them when an app opens the store with NSPersistentHistoryTrackingKey)")
@@ -116,7 +116,7 @@ struct HistoryPrinter {
 
     func record(_ transaction: HistoryTransaction) -> [(String, ObjectValue)] {
         func text(_ value: String?) -> ObjectValue { value.map { .string($0) } ?? .null }
-        return [("transaction", .integer(transaction.number)), ("timestamp", transaction.timestamp.map { .date($0) } ?? .null),
+        return [("transaction", .integer(transaction.number)), ("timestamp", transaction.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null),
                 ("author", text(transaction.author)), ("bundleID", text(transaction.bundleID)),
                 ("processID", text(transaction.processID)), ("contextName", text(transaction.contextName)),
                 ("changes", .integer(Int64(transaction.changes)))]

@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
         let progress = Progress("importing", quiet: quiet)
         defer { progress.finish() }
         let count = try storeOptions.withStore { store in
-            try CDStore(opened: store).importGraph(from: url, progress: progress.update)
+            try store.write { ctx in try ctx.importGraph(from: url, progress: progress.update) }
         }
         print("imported \(count) \(count == 1 ? "object" : "objects")")
     }

@@ -30,7 +30,7 @@ struct InfoCommand: ParsableCommand {
         let info = try options.withStore(create: false) { store in try store.info() }
         let output = TextOutput.standardOutput()
         switch format {
-        case .json: output.line(JSONText.encode(Self.json(info)))
+        case .json: output.line(Self.json(info).description)
         case .text: Self.text(info, output)
         }
         output.close()
@@ -124,7 +124,7 @@ struct VerifyCommand: ParsableCommand {
         // A repair writes, but only bookkeeping: it never migrates the store to another model version.
         if repair { options.noMigrate = true } else { options.readOnly = true }
         let findings = try options.withStore(create: false) { store in
-            let library = CDStore(opened: store)
+            let library = store
             if repair {
                 for change in try library.repair() { print(change.description) }
             }

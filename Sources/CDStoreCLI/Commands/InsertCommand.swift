@@ -79,10 +79,9 @@ struct InsertCommand: ParsableCommand {
         do {
             defer { progress.finish() }
             summary = try storeOptions.withStore { store -> InsertSummary in
-                let options = try mappingOptions.applied(
-                    to: InsertOptions(upsert: upsert, progress: progress.update, skipInvalid: skipInvalid, onSkip: skipped.report),
-                    model: store.model, inputFile: file)
-                return try CDStore(opened: store).write { ctx in try ctx.insert(records, into: entity, options: options) }
+                let options = mappingOptions.applied(
+                    to: InsertOptions(upsert: upsert, progress: progress.update, skipInvalid: skipInvalid, onSkip: skipped.report))
+                return try store.write { ctx in try ctx.insert(records, into: entity, options: options) }
             }
         }
         MappingOptions.report(summary)
@@ -94,13 +93,13 @@ struct InsertCommand: ParsableCommand {
 
     /// Where the records come from, for the library's insert (which reads files and standard input as they are
     /// consumed, in bounded chunks).
-    private func recordText() throws -> CDStore.Context.RecordText {
+    private func recordText() throws -> RecordsInput {
         if !assignments.isEmpty { return .assignments(assignments) }
-        var format: RecordInput.Format = csv ? .csv : newlineDelimited ? .ndjson : .json
+        let format: RecordInput.Format = csv ? .csv : newlineDelimited ? .ndjson : .json
         if let json { return .text(json, format: format, root: mappingOptions.rootPath) }
         if let file {
-            if !csv && !newlineDelimited, let guessed = CDStore.Context.recordFormat(forFile: file) { format = guessed }
-            return .file(URL(fileURLWithPath: file), format: format, root: mappingOptions.rootPath)
+            return .file(URL(fileURLWithPath: file), format: csv || newlineDelimited ? format : nil,
+                         root: mappingOptions.rootPath)
         }
         if isatty(STDIN_FILENO) != 0 {
             throw CLIError.usage("no records: give KEY=VALUE arguments, --json, --file, or pipe them in")

@@ -59,7 +59,7 @@ struct MigrateCommand: ParsableCommand {
         if storeOptions.readOnly && !dryRun {
             throw CLIError.usage("--read-only: nothing can be migrated (use --dry-run to see the plan)")
         }
-        let plan = try CDStore.migrate(storeAt: path, to: .read(.init(loaded)), options: .init(
+        let plan = try CDStore.migrate(storeAt: path, to: .file(loaded), options: .init(
             mappingModels: mappings, dryRun: dryRun, withoutPolicies: withoutPolicies, backup: !storeOptions.noBackup))
         for warning in plan.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let output = TextOutput.standardOutput()

@@ -32,12 +32,12 @@ struct ModelArgument: ParsableArguments {
     @OptionGroup var sourceOptions: ModelSourceOptions
 
     /// The model the command works on, its warnings printed.
-    func load() throws -> LoadedModel {
+    func load() throws -> ModelFile {
         try sourceOptions.load(try sourceOptions.source(argument: path), version: sourceOptions.modelVersion)
     }
 
     /// Every version of the model (one for a store's cache), their warnings printed.
-    func loadVersions() throws -> ModelVersions {
+    func loadVersions() throws -> [ModelFile] {
         try sourceOptions.loadVersions(try sourceOptions.source(argument: path))
     }
 }
@@ -63,7 +63,7 @@ struct ModelShowCommand: ParsableCommand {
         let output = TextOutput.standardOutput()
         switch format {
         case .text: ModelDescription.text(loaded.model, output: output)
-        case .json: output.line(JSONText.encode(ModelDescription.json(loaded.model)))
+        case .json: output.line(ModelDescription.json(loaded.model).description)
         }
         output.close()
     }
@@ -89,8 +89,7 @@ struct ModelValidateCommand: ParsableCommand {
     @OptionGroup var model: ModelArgument
 
     func run() throws {
-        let loaded = try model.load()
-        let issues = ModelValidator.validate(loaded)
+        let issues = try model.load().problems()
         for issue in issues { print(issue.description) }
         if issues.contains(where: { $0.severity == .error }) {
             throw ExitCode(ExitStatus.badInput.rawValue)
@@ -126,18 +125,18 @@ struct ModelCompileCommand: ParsableCommand {
 
     func run() throws {
         guard let output else {
-            let data = try JSONModelCodec.encode(try model.load().model)
+            let data = try model.load().model.jsonModel()
             FileHandle.standardOutput.write(data)
             if data.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
             return
         }
         // Only a bundle holds every version; the other forms need the current one alone.
-        let versions = try ModelFileWriter.Format(path: output) == .xcdatamodeld
-            ? try model.loadVersions() : ModelVersions(versions: [try model.load()], currentIndex: 0)
+        let versions = URL(fileURLWithPath: output).pathExtension.lowercased() == "xcdatamodeld"
+            ? try model.loadVersions() : [try model.load()]
         let problems: [String]
         do {
-            problems = try ModelFileWriter.write(versions, to: output)
-        } catch where CDStoreError.converting(error) is CDStoreError {
+            problems = try ModelFile.write(versions, to: output)
+        } catch let error as CDStoreError {
             throw error   // the model's own trouble, said by the library
         } catch {
             throw CLIError.input("cannot write \(output) (\(error.localizedDescription))")

@@ -40,15 +40,14 @@ struct ModelDiagramCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try model.load()
-        if let entity, loaded.model.entity(named: entity) == nil {
-            throw CLIError.input("--entity: " + loaded.model.noEntityMessage(entity))
+        let model = try self.model.load().model
+        if let entity, model.entity(named: entity) == nil {
+            throw CLIError.input("--entity: no entity '\(entity)' in the model")
         }
-        let diagram = try ModelDiagram(loaded.model, around: entity, depth: depth)
         let data: Data = switch format {
-        case .mermaid: Data(diagram.mermaid().utf8)
-        case .dot: Data(diagram.dot().utf8)
-        case .svg: try GraphvizRenderer.svg(diagram.dot())
+        case .mermaid: Data(try model.diagram(.mermaid, around: entity, depth: depth).utf8)
+        case .dot: Data(try model.diagram(.dot, around: entity, depth: depth).utf8)
+        case .svg: try Graphviz.svg(try model.diagram(.dot, around: entity, depth: depth))
         }
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: data) else { throw CLIError.input("cannot write \(output)") }
@@ -62,14 +61,40 @@ enum DiagramFormat: String, ExpressibleByArgument, CaseIterable {
     case mermaid, dot, svg
 }
 
-/// Renders DOT to SVG with the library's Graphviz runner, saying in the command line's words what to do when
-/// Graphviz is missing.
-enum GraphvizRenderer {
+/// Graphviz's `dot -Tsvg`, which draws `model diagram --format svg` and the model page of `serve`: the library
+/// gives DOT text and starts no program itself.
+enum Graphviz {
+    /// The `dot` executable on the `PATH`, or nil when Graphviz is not installed.
+    static var executable: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/dot" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The SVG `dot -Tsvg` draws of `dot`.
     static func svg(_ dot: String) throws -> Data {
-        guard Graphviz.executable != nil else {
+        guard let executable else {
             throw CLIError(status: .cannotOpen, message: "--format svg runs Graphviz's dot, which is not installed "
                            + "(apt-get install graphviz, or brew install graphviz); --format dot prints the graph to render")
         }
-        return try Graphviz.svg(dot)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-Tsvg"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+        try process.run()
+        // Write and read at once: a large diagram fills the pipes both ways.
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(dot.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let svg = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError(status: .cannotOpen, message: "dot -Tsvg failed (exit status \(process.terminationStatus)): "
+                           + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return svg
     }
 }

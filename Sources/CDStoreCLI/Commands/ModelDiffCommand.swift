@@ -40,12 +40,12 @@ struct ModelDiffCommand: ParsableCommand {
     func run() throws {
         let (source, destination) = try models()
         let output = TextOutput.standardOutput()
-        for change in ModelDiff.changes(from: source.model, to: destination.model) { output.line(change.description) }
+        for change in source.model.changes(to: destination.model) { output.line(change.description) }
         output.close()
     }
 
     /// FROM and TO: two model files, or the store's cached model and one model file.
-    func models() throws -> (LoadedModel, LoadedModel) {
+    func models() throws -> (ModelFile, ModelFile) {
         guard let store = sourceOptions.store else {
             guard let from = from ?? sourceOptions.model else {
                 throw CLIError.usage("give the models to compare (FROM and TO), or --store STORE and the model to "

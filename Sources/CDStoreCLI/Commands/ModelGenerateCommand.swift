@@ -56,12 +56,14 @@ struct ModelGenerateCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try model.load()
-        let displayPath = model.path ?? model.sourceOptions.model ?? loaded.file.path
+        let displayPath = model.path ?? model.sourceOptions.model ?? loaded.path
         let generated = CodeGenerator.generate(loaded, displayPath: displayPath, options: .init(
             language: CodeGenerator.Language(rawValue: language.rawValue)!, xcodeVersion: xcode, namespace: namespace))
         for loss in generated.losses { Console.write("lost: " + loss) }
         let directory = URL(fileURLWithPath: output)
-        let existing = Set(CodeGenerator.existingFiles(generated, in: directory))
+        let existing = Set(generated.files.map(\.name).filter {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path)
+        })
         if dryRun {
             let text = TextOutput.standardOutput()
             for file in generated.files {

@@ -73,12 +73,13 @@ struct ProjectCommand: ParsableCommand {
         let format = formatOptions.resolved
         try storeOptions.withStore(create: false, readsOnly: true) { store in
             var writer: (any RecordWriter)?
-            try CDStore(opened: store).read { ctx in
-                try ctx.forEachProjected(entity, propertyLists: properties, matching: criteria, groupByLists: groupBy,
-                                         having: havingCriteria, distinct: distinct, columns: { keys in
+            try store.read { ctx in
+                try ctx.forEachProjection(entity, properties, matching: criteria, groupBy: groupBy,
+                                          having: havingCriteria, distinct: distinct, columns: { keys in
                     writer = format.writer(columns: keys, output: .standardOutput(), headers: !formatOptions.noHeaders)
                 }) { row in
-                    writer?.write(format.isForReading ? row.map { ($0.0, RecordPrinter.short($0.1)) } : row)
+                    let fields = Array(zip(row.resultKeys, row.values))
+                    writer?.write(format.isForReading ? fields.map { ($0.0, RecordPrinter.short($0.1)) } : fields)
                 }
             }
             writer?.finish()

@@ -45,9 +45,8 @@ struct SeedCommand: ParsableCommand {
             guard force else { throw CLIError.usage("\(out) exists; remove it or give --force") }
             CDStore.destroyStore(at: out)
         }
-        let added = try CDStore.seed(at: out, loaded: loaded, uuid: uuid, from: data) { file, store in
-            (try mappingOptions.applied(to: InsertOptions(), model: store.model, inputFile: file), mappingOptions.rootPath)
-        }
+        let added = try CDStore.seed(at: out, model: .file(loaded), uuid: uuid, from: data,
+                                     options: mappingOptions.applied(to: InsertOptions()), root: mappingOptions.rootPath)
         for file in added {
             MappingOptions.report(file.summary)
             let count = file.summary.inserted

@@ -71,7 +71,10 @@ struct ServeCommand: ParsableCommand {
         }
         let modelPath = model ?? environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
         // Errors go to the one table of exit statuses (``ExitStatus/init(for:)``).
-        let opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) },
+        let model = try modelPath.map {
+            try ModelFile(contentsOf: $0, version: modelVersion, readers: Program.current.modelReaders)
+        }
+        let opened = try CDStore(path: path, model: model.map { .file($0) },
                                  options: immutable ? [.readOnly, .immutable] : [.readOnly])
         for warning in opened.warnings { Console.warn(warning) }
         if !server.isLoopback(host) {
@@ -79,9 +82,14 @@ struct ServeCommand: ParsableCommand {
         }
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
+        let storeModel = opened.model
+        let diagram: (@Sendable () throws -> [UInt8])? = Graphviz.executable == nil ? nil : { @Sendable () throws -> [UInt8] in
+            let dot = try storeModel.diagram(ManagedObjectModel.DiagramFormat.dot)
+            return Array(try Graphviz.svg(dot))
+        }
         Task {
             do {
-                try await server.serve(opened, host: host, port: port) { url in
+                try await server.serve(opened, host: host, port: port, modelDiagram: diagram) { url in
                     // Unbuffered: a script reads the URL while the server runs.
                     FileHandle.standardOutput.write(Data((url + "\n").utf8))
                 }

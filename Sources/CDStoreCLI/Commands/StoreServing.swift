@@ -1,12 +1,13 @@
 import CDStore
 
 /// What `cdstore serve` serves with. The web server is linked into `cdstore-full` only, which passes it to
-/// ``CommandLineRunner/run(_:server:)``.
+/// ``CommandLineRunner/run(_:program:)`` as part of its ``Program``.
 public protocol StoreServing: Sendable {
     /// Whether `host` is a loopback address (the only kind served without a warning).
     func isLoopback(_ host: String) -> Bool
 
-    /// Serves `store` on `host`:`port` until SIGINT or SIGTERM; `onListening` gets the URL once the port is bound.
-    func serve(_ store: CDStore, host: String, port: Int,
+    /// Serves `store` on `host`:`port` until SIGINT or SIGTERM; `modelDiagram` draws the model page's SVG (nil
+    /// without Graphviz); `onListening` gets the URL once the port is bound.
+    func serve(_ store: CDStore, host: String, port: Int, modelDiagram: (@Sendable () throws -> [UInt8])?,
                onListening: @escaping @Sendable (String) -> Void) async throws
 }

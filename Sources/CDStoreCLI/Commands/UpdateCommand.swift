@@ -58,7 +58,7 @@ struct UpdateCommand: ParsableCommand {
         let criteria = try filter.criteria(includingSubentities: !exactEntity)
         // The library's call; a dry run only reads, so it takes no write lock.
         let count = try storeOptions.withStore(create: false) { store in
-            let library = CDStore(opened: store)
+            let library = store
             return dryRun
                 ? try library.read { ctx in try ctx.update(entity, matching: criteria, assignments: parsed, dryRun: true) }
                 : try library.write { ctx in try ctx.update(entity, matching: criteria, assignments: parsed) }

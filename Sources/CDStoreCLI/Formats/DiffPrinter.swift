@@ -17,7 +17,7 @@ struct DiffPrinter {
     static let columns = ["entity", "key", "only in A", "only in B", "changed", "same"]
 
     /// Runs `diff`, printing as it goes, and returns the counts per entity.
-    func print(_ diff: StoreDiff) throws -> [EntityComparison] {
+    func print(_ diff: CDStore.StoreComparison) throws -> [EntityComparison] {
         let records = format == .json || format == .ndjson
         let writer = format.writer(columns: records ? [] : Self.columns, output: output)
         if records {

@@ -37,7 +37,7 @@ struct LineLayout {
     static func texts(of record: [(String, ObjectValue)]) -> [(String, String)] {
         record.map { key, value in
             if case .null = value { return (key, "") }
-            return (key, ValueText.plain(value))
+            return (key, value.plainText)
         }
     }
 

@@ -36,7 +36,7 @@ enum ModelDescription {
         if let expression = attribute.derivationExpression { fields.append(("derivation", .string(expression))) }
         if let transformer = attribute.valueTransformerName { fields.append(("valueTransformer", .string(transformer))) }
         if attribute.type == .transformable {
-            fields.append(("values", .string(attribute.valuesAreJSON ? "json" : "base64")))
+            fields.append(("values", .string(attribute.transformableValuesAreJSON ? "json" : "base64")))
         }
         return .dictionary(fields)
     }
@@ -54,7 +54,7 @@ enum ModelDescription {
     }
 
     private static func defaultText(_ attribute: Attribute) -> String? {
-        if let interval = attribute.defaultDateTimeInterval { return ValueText.iso8601(interval) }
+        if let interval = attribute.defaultDateTimeInterval { return ObjectValue.date(interval).plainText }
         return attribute.defaultValue
     }
 
@@ -82,7 +82,7 @@ enum ModelDescription {
                 }
                 if attribute.type == .transformable {
                     let transformer = attribute.valueTransformerName ?? "default"
-                    notes.append(attribute.valuesAreJSON
+                    notes.append(attribute.transformableValuesAreJSON
                                  ? "transformer \(transformer): values as JSON" : "transformer \(transformer): values as base64 blobs")
                 }
                 return [attribute.name, attribute.type.rawValue, notes.joined(separator: ", ")]

@@ -58,7 +58,7 @@ final class JSONArrayWriter: RecordWriter {
 
     func write(_ record: [(String, ObjectValue)]) {
         output.write(count == 0 ? "[\n" : ",\n")
-        output.write(JSONText.encode(.dictionary(record)))
+        output.write(ObjectValue.dictionary(record).description)
         count += 1
     }
 
@@ -74,7 +74,7 @@ final class NDJSONWriter: RecordWriter {
     init(output: TextOutput) { self.output = output }
 
     func write(_ record: [(String, ObjectValue)]) {
-        output.line(JSONText.encode(.dictionary(record)))
+        output.line(ObjectValue.dictionary(record).description)
     }
 
     func finish() { output.flush() }
@@ -95,13 +95,11 @@ final class CSVWriter: RecordWriter {
         var byKey: [String: ObjectValue] = [:]
         for (key, value) in record { byKey[key] = value }
         output.line(columns.map { column -> String in
-            guard let value = byKey[column] else { return "" }
-            if case .null = value { return "" }
-            return Self.field(ValueText.plain(value))
+            byKey[column]?.csvField ?? ""
         }.joined(separator: ","))
     }
 
     func finish() { output.flush() }
 
-    static func field(_ text: String) -> String { CSVText.field(text) }
+    static func field(_ text: String) -> String { ObjectValue.string(text).csvField }
 }

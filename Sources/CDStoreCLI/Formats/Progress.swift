@@ -21,9 +21,7 @@ final class Progress: @unchecked Sendable {
 
     /// Shows how far an insert has got.
     func update(_ progress: InsertProgress) {
-        update(done: progress.records, unit: "records", fraction: progress.input.totalBytes.map { total in
-            total > 0 ? Double(progress.input.bytesRead) / Double(total) : 1
-        }, finished: progress.isFinished)
+        update(done: progress.records, unit: "records", fraction: progress.fractionRead, finished: progress.isFinished)
     }
 
     /// Shows `done` of `total` items.

@@ -81,9 +81,9 @@ struct TextTable {
             switch value {
             case .integer(let i): self.init(text: String(i), isNumber: true)
             case .double(let d), .decimal(let d): self.init(text: Self.number(d), isNumber: true)
-            case .float(let f): self.init(text: ValueText.number(f), isNumber: true)
+            case .float(let f): self.init(text: ObjectValue.float(f).plainText, isNumber: true)
             default:
-                self.init(text: ValueText.plain(value).replacingOccurrences(of: "\r", with: "\\r")
+                self.init(text: value.plainText.replacingOccurrences(of: "\r", with: "\\r")
                     .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t"))
             }
         }
@@ -91,7 +91,7 @@ struct TextTable {
         /// At most 15 significant digits: `76000.1666666667`, not the exact `76000.16666666667`, which only
         /// shows the binary rounding. Exact forms are for json, ndjson and csv.
         static func number(_ value: Double) -> String {
-            guard value.isFinite, value != value.rounded() || abs(value) >= 1e15 else { return ValueText.number(value) }
+            guard value.isFinite, value != value.rounded() || abs(value) >= 1e15 else { return ObjectValue.double(value).plainText }
             return String(format: "%.15g", value)
         }
     }

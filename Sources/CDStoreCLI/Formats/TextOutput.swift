@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Before writing to standard output, C's `stdout` (where `print` goes) is flushed, so text that commands
 /// `print` and text written here come out in the order they were written.
-public final class TextOutput: ByteSink {
+public final class TextOutput {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private let closeWhenDone: Bool

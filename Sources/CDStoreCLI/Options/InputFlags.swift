@@ -34,17 +34,16 @@ enum InputFlags {
     /// label for the input; nil for other errors. `modelFlag` names the option that gave the model where it was not
     /// `--model` (`diff`'s `--model-a`, `--model-b`).
     static func message(of error: any Error, modelFlag: String? = nil) -> String? {
-        CDStoreError.describing(error) { input in
-            if input == .model, let modelFlag { return modelFlag }
-            return flag(for: input)
-        }
+        guard let error = error as? CDStoreError else { return nil }
+        let name = error.input.flatMap { input in input == .model && modelFlag != nil ? modelFlag : flag(for: input) }
+        return error.describing(inputAs: name)
     }
 
     /// A line after the error naming the option that would have avoided it, where the error's kind says which:
     /// a record whose uniqueness constraint another object already holds merges into that object with
     /// `insert --upsert`. Nil for every other error.
     static func hint(for error: any Error) -> String? {
-        guard let error = CDStoreError.converting(error) as? CDStoreError, error.code == .constraintViolation,
+        guard let error = error as? CDStoreError, error.code == .constraintViolation,
               error.record != nil else { return nil }
         return "--upsert merges a record into the object that has its unique values"
     }

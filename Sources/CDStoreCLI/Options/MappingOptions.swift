@@ -38,17 +38,13 @@ struct MappingOptions: ParsableArguments {
     var rootPath: [String] { root.map { $0.split(separator: ".").map(String.init) } ?? [] }
 
     /// `options` reading keys through the model's own mapping (unless --no-mapping) overridden by --map, with
-    /// --strict or --ignore-unknown for keys that name no property. The folders of the map's `"files"` are
-    /// relative to `inputFile`'s folder (the current folder for standard input).
-    func applied(to options: InsertOptions, model: ManagedObjectModel, inputFile: String?) throws -> InsertOptions {
-        let data = try map.map { map in
-            guard let data = FileManager.default.contents(atPath: map) else { throw CLIError.input("cannot read \(map)") }
-            return data
-        }
-        let base = inputFile.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
-            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        return try options.mapping(model, withoutModelMapping: noMapping, mapFile: data, baseDirectory: base,
-                                   refusingUnknownKeys: strict, ignoringUnknownKeys: ignoreUnknown)
+    /// --strict or --ignore-unknown for keys that name no property.
+    func applied(to options: InsertOptions) -> InsertOptions {
+        var options = options
+        options.usesModelKeyMapping = !noMapping
+        options.keyMappingFile = map.map { URL(fileURLWithPath: $0) }
+        options.unknownKeys = strict ? .refused : ignoreUnknown ? .ignored : .ignoredUnderMapping
+        return options
     }
 
     /// Says on stderr, once per entity, which keys were ignored.

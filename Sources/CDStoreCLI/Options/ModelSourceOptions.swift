@@ -68,26 +68,24 @@ struct ModelSourceOptions: ParsableArguments {
     }
 
     /// Loads the model from `source`, printing its warnings; `version` picks a version of a model file.
-    func load(_ source: Source, version: String?) throws -> LoadedModel {
-        let loaded: LoadedModel
+    func load(_ source: Source, version: String?) throws -> ModelFile {
+        let file: ModelFile
         switch source {
         case .file(let path):
-            loaded = try ModelLoader.load(path, version: version, schema: schema)
+            file = try ModelFile(contentsOf: path, version: version, schema: schema, readers: Program.current.modelReaders)
         case .store(let path):
-            loaded = try Store.cachedModel(at: path, busyTimeout: Double(max(0, busyTimeout)) / 1000,
-                                           immutable: immutable)
+            file = try ModelFile(cachedInStoreAt: path, busyTimeout: Double(max(0, busyTimeout)) / 1000, immutable: immutable)
         }
-        for warning in loaded.warnings { Console.warn(warning) }
-        return loaded
+        for warning in file.warnings { Console.warn(warning) }
+        return file
     }
 
     /// Loads every version of the model from `source` (a store's cache is one version), printing their warnings.
-    func loadVersions(_ source: Source) throws -> ModelVersions {
-        guard case .file(let path) = source else {
-            return ModelVersions(versions: [try load(source, version: nil)], currentIndex: 0)
-        }
-        let versions = try ModelLoader.loadVersions(path, current: modelVersion, schema: schema)
-        for warning in versions.versions.flatMap(\.warnings) { Console.warn(warning) }
+    func loadVersions(_ source: Source) throws -> [ModelFile] {
+        guard case .file(let path) = source else { return [try load(source, version: nil)] }
+        let versions = try ModelFile.versions(at: path, current: modelVersion, schema: schema,
+                                              readers: Program.current.modelReaders)
+        for warning in versions.flatMap(\.warnings) { Console.warn(warning) }
         return versions
     }
 }

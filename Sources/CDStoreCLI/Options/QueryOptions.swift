@@ -32,7 +32,7 @@ struct PredicateOptions: ParsableArguments {
             }
             return (String(assignment[..<equals]), String(assignment[assignment.index(after: equals)...]))
         }
-        return try Criteria(parsing: text, textArguments: arguments, variables: bindings, input: input)
+        return try Criteria(parsing: text, textArguments: arguments, variables: bindings, about: input)
     }
 }
 
@@ -61,11 +61,6 @@ struct QueryOptions: ParsableArguments {
 
     /// The library's criteria these options describe: filter, order, window, sub-entities or not.
     func criteria() throws -> Criteria {
-        try filter.criteria(includingSubentities: !exactEntity).sorted(byKeys: sort).window(limit: limit, offset: offset)
-    }
-
-    /// The store-layer request the criteria make for `entity`, which `fetch` and the REPL stream to the printers.
-    func request(for entity: String) throws -> ObjectFetchRequest {
-        try criteria().request(for: entity)
+        try filter.criteria(includingSubentities: !exactEntity).sorted(by: sort).limit(limit, offset: offset)
     }
 }

@@ -46,20 +46,18 @@ enum ShellCompletion {
     static func model(in words: [String]) -> ManagedObjectModel? {
         let environment = ProcessInfo.processInfo.environment
         if let path = value(of: "--model", in: words) ?? environment["CDSTORE_MODEL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            do {
-                return try ModelLoader.load(path, version: value(of: "--model-version", in: words)).model
-            } catch {
-                // SwiftData sources: the lean program asks cdstore-full, which prints the same completions.
-                if CommandLineRunner.needsSwiftSourceReader(error) {
-                    try? FullProgram.replaceProcess(arguments: Array(CommandLine.arguments.dropFirst()),
-                                                    why: "completing names from SwiftData sources")
-                }
+            // SwiftData sources: the lean program asks cdstore-full, which prints the same completions.
+            if !Program.current.modelReaders.readsSwiftData && FullProgram.namesSwiftSources(path) {
+                try? FullProgram.replaceProcess(arguments: Array(CommandLine.arguments.dropFirst()),
+                                                why: "completing names from SwiftData sources")
                 return nil
             }
+            return try? ModelFile(contentsOf: path, version: value(of: "--model-version", in: words),
+                                  readers: Program.current.modelReaders).model
         }
         guard let path = value(of: "--store", in: words) ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }),
               FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? Store.open(at: path, loaded: nil, options: .init(readOnly: true, createIfMissing: false, immutable: true)).model
+        return try? ModelFile(cachedInStoreAt: path, immutable: true).model
     }
 
     /// The command's entity: the first word after the subcommand that names one.

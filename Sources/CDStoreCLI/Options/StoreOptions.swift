@@ -64,41 +64,57 @@ struct StoreOptions: ParsableArguments {
     var storePath: String? { store ?? ProcessInfo.processInfo.environment["CDSTORE_STORE"].flatMap { $0.isEmpty ? nil : $0 } }
 
     /// Loads the model named by `--model`/`$CDSTORE_MODEL`, printing its warnings; nil when none is named.
-    func loadModel() throws -> LoadedModel? {
+    func loadModel() throws -> ModelFile? {
         guard let path = modelPath else { return nil }
-        let loaded = try ModelLoader.load(path, version: modelVersion, schema: schema)
-        for warning in loaded.warnings { Console.warn(warning) }
-        return loaded
+        let file = try ModelFile(contentsOf: path, version: modelVersion, schema: schema,
+                                 readers: Program.current.modelReaders)
+        for warning in file.warnings { Console.warn(warning) }
+        return file
     }
 
     /// Loads the model, which must be named.
-    func requireModel() throws -> LoadedModel {
-        guard let loaded = try loadModel() else {
+    func requireModel() throws -> ModelFile {
+        guard let file = try loadModel() else {
             throw CLIError.usage("no model: give --model PATH or set CDSTORE_MODEL")
         }
-        return loaded
+        return file
+    }
+
+    /// The library's options and configuration for these command-line options.
+    func libraryOptions(create: Bool, readOnly: Bool) -> (CDStore.Options, CDStore.Configuration) {
+        var options: CDStore.Options = []
+        if readOnly || immutable { options.insert(.readOnly) }
+        if create && !readOnly && !immutable { options.insert(.create) }
+        if !noMigrate { options.insert(.migrate) }
+        if immutable { options.insert(.immutable) }
+        // One command, one connection: a reader pool would only open more of them.
+        let configuration = CDStore.Configuration(busyTimeout: Double(max(0, busyTimeout)) / 1000, maximumReaderCount: 0,
+                                                  backupBeforeMigrating: !noBackup)
+        return (options, configuration)
     }
 
     /// Opens the store, creating it when missing unless `create` is false; `announce` says so on stderr (for
     /// commands that only read, where a new empty store may well be a mistyped path). Commands that only read
     /// (`readsOnly`) open an existing store read-only, so they never migrate or otherwise change it: a store
-    /// saved with an older model version is read with that version.
+    /// saved with an older model version is read with that version. `strict` makes a missing external-data file
+    /// an error instead of a null value.
     ///
     /// In the REPL, the ``session``'s store is used when the command names it.
-    func openStore(create: Bool = true, announce: Bool = false, readsOnly: Bool = false) throws -> Store {
+    func openStore(create: Bool = true, announce: Bool = false, readsOnly: Bool = false,
+                   strict: Bool = false) throws -> CDStore {
         guard let path = storePath else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
-        if let (store, isNew) = try session?.store(for: self, create: create, readsOnly: readsOnly) {
+        // A strict read opens its own store: the session's reads missing external data as null.
+        if !strict, let (store, isNew) = try session?.store(for: self, create: create, readsOnly: readsOnly) {
             if isNew && announce { Console.note("created a new store at \(path)") }
             return store
         }
         let readOnly = self.readOnly || immutable || (readsOnly && FileManager.default.fileExists(atPath: path))
-        let store = try Store.open(at: path, loaded: try loadModel(),
-                                   options: Store.Options(readOnly: readOnly, createIfMissing: create && !readOnly,
-                                                          migrate: !noMigrate, backup: !noBackup,
-                                                          busyTimeout: Double(max(0, busyTimeout)) / 1000,
-                                                          immutable: immutable))
+        var (options, configuration) = libraryOptions(create: create, readOnly: readOnly)
+        configuration.readsMissingExternalDataAsNull = !strict
+        let store = try CDStore(path: path, model: try loadModel().map { .file($0) }, options: options,
+                                configuration: configuration)
         for warning in store.warnings { Console.warn(warning) }
         if store.wasCreated && announce { Console.note("created a new store at \(path)") }
         session?.track(store)
@@ -107,12 +123,15 @@ struct StoreOptions: ParsableArguments {
 
     /// Runs `body` with the opened store. When the store was created for this command and the command fails,
     /// the new files are removed again, so a failed first insert leaves nothing behind.
-    func withStore<T>(create: Bool = true, announce: Bool = false, readsOnly: Bool = false,
-                      _ body: (Store) throws -> T) throws -> T {
-        let store = try openStore(create: create, announce: announce, readsOnly: readsOnly)
+    func withStore<T>(create: Bool = true, announce: Bool = false, readsOnly: Bool = false, strict: Bool = false,
+                      _ body: (CDStore) throws -> T) throws -> T {
+        let store = try openStore(create: create, announce: announce, readsOnly: readsOnly, strict: strict)
+        let warned = Set(store.warnings.map(\.message))
         do {
             let result = try body(store)
-            if let warning = store.missingExternalData?.warning { Console.warn(warning + " (--strict makes this an error)") }
+            for warning in store.warnings where warning.code == .missingExternalData && !warned.contains(warning.message) {
+                Console.warn(warning.message + " (--strict makes this an error)")
+            }
             return result
         } catch {
             if store.wasCreated, session?.predates(store) != true {
@@ -146,6 +165,11 @@ enum Console {
 
     static func warn(_ message: String) {
         write("warning: " + message)
+    }
+
+    /// A library warning, with the option that gives its input named where the library names one (`--model`).
+    static func warn(_ warning: CDStoreWarning) {
+        warn(warning.code == .modelInferred ? warning.message + ", writing needs --model" : warning.message)
     }
 
     static func note(_ message: String) {

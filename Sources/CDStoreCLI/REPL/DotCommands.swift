@@ -74,8 +74,8 @@ extension REPLSession {
         }
         if let path = options.storePath, FileManager.default.fileExists(atPath: path) {
             try options.withStore(create: false, readsOnly: true) { store in
-                for entity in store.model.entities {
-                    rows.append((label(entity), try store.count(ObjectFetchRequest(entity: entity.name))))
+                try store.read { ctx in
+                    for entity in store.model.entities { rows.append((label(entity), try ctx.count(entity.name))) }
                 }
             }
         } else {
@@ -91,7 +91,7 @@ extension REPLSession {
     private func printSchema(_ names: [String]) throws {
         let model = try loadModel()
         for name in names where model.entity(named: name) == nil {
-            throw CLIError.input(model.noEntityMessage(name))
+            throw CLIError.input("no entity '\(name)' in the model")
         }
         let selected = names.isEmpty
             ? model : ManagedObjectModel(entities: model.entities.filter { names.contains($0.name) })
@@ -153,8 +153,8 @@ extension REPLSession {
             stores.change(modelPath: .some(nil), modelVersion: .some(nil))
         } else {
             // Refused now rather than by every command that follows.
-            let loaded = try ModelLoader.load(path, version: version)
-            for warning in loaded.warnings { Console.warn(warning) }
+            let file = try ModelFile(contentsOf: path, version: version, readers: Program.current.modelReaders)
+            for warning in file.warnings { Console.warn(warning) }
             stores.change(modelPath: .some(path), modelVersion: .some(version))
         }
         modelChanged()

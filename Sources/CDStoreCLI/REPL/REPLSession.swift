@@ -218,9 +218,12 @@ final class REPLSession {
     /// The model for completion, read without printing warnings in the middle of the line being typed.
     private func quietModel() -> ManagedObjectModel? {
         let options = stores.options
-        if let path = options.modelPath { return try? ModelLoader.load(path, version: options.modelVersion, schema: options.schema).model }
+        if let path = options.modelPath {
+            return try? ModelFile(contentsOf: path, version: options.modelVersion, schema: options.schema,
+                                  readers: Program.current.modelReaders).model
+        }
         guard let path = options.storePath, FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? Store.open(at: path, loaded: nil, options: .init(readOnly: true, createIfMissing: false)).model
+        return try? ModelFile(cachedInStoreAt: path).model
     }
 
     /// Forgets the model read for completion (after `.open` and `.model`).
@@ -235,7 +238,10 @@ final class REPLSession {
         if let path = options.storePath, FileManager.default.fileExists(atPath: path) {
             return try options.withStore(create: false, readsOnly: true) { $0.model }
         }
-        if let path = options.modelPath { return try ModelLoader.load(path, version: options.modelVersion, schema: options.schema).model }
+        if let path = options.modelPath {
+            return try ModelFile(contentsOf: path, version: options.modelVersion, schema: options.schema,
+                                 readers: Program.current.modelReaders).model
+        }
         if let path = options.storePath { throw CDStoreError(.cannotOpen, "no store at \(path)") }
         throw CLIError.usage("no model: start the session with --model or --store, or use .open or .model")
     }

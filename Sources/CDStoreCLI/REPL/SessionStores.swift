@@ -15,11 +15,11 @@ final class SessionStores: @unchecked Sendable {
     private(set) var options: StoreOptions
 
     private let lock = NSLock()
-    private var shared: Store?
+    private var shared: CDStore?
     /// The file the shared store was opened on, to notice it being replaced or removed between commands.
     private var sharedFile: FileIdentity?
     /// The store the running command opened last, which Ctrl-C interrupts.
-    private var running: Store?
+    private var running: CDStore?
     /// Whether the shared store was created by the command that is running.
     private var createdByRunningCommand = false
 
@@ -66,18 +66,18 @@ final class SessionStores: @unchecked Sendable {
     }
 
     /// Notes a store a command opened itself (another path than the session's), so that Ctrl-C reaches it too.
-    func track(_ store: Store) {
+    func track(_ store: CDStore) {
         lock.withLock { running = store }
     }
 
     /// Whether `store` is the shared store and an earlier command opened (or created) it, so that a failing
     /// command must not remove it as a store it created.
-    func predates(_ store: Store) -> Bool {
+    func predates(_ store: CDStore) -> Bool {
         lock.withLock { store === shared && !createdByRunningCommand }
     }
 
     /// Forgets `store` if it is the shared one (a command that created it failed and removed its files).
-    func forget(_ store: Store) {
+    func forget(_ store: CDStore) {
         lock.withLock {
             if store === shared { shared = nil; sharedFile = nil }
         }
@@ -86,22 +86,21 @@ final class SessionStores: @unchecked Sendable {
     /// The shared store for a command with `command`'s options, or nil when the command names another store or
     /// model, asks for a read-only or immutable open or for no migration, or only reads a store whose model
     /// version differs (it then opens the store itself, read-only, and reads it without migrating it).
-    func store(for command: StoreOptions, create: Bool, readsOnly: Bool) throws -> (store: Store, isNew: Bool)? {
+    func store(for command: StoreOptions, create: Bool, readsOnly: Bool) throws -> (store: CDStore, isNew: Bool)? {
         guard sameStore(as: command), let path = options.storePath else { return nil }
         let current = FileIdentity(path)
         if let shared = lock.withLock({ sharedFile == current ? shared : nil }) {
-            prepare(shared)
+            track(shared)
             return (shared, false)
         }
         close()
-        let storeOptions = Store.Options(
-            readOnly: options.readOnly || options.immutable, createIfMissing: create,
-            migrate: !readsOnly && !options.noMigrate, backup: !options.noBackup,
-            busyTimeout: Double(max(0, options.busyTimeout)) / 1000, immutable: options.immutable)
-        let store: Store
+        var (storeOptions, configuration) = options.libraryOptions(create: create, readOnly: options.readOnly)
+        if readsOnly { storeOptions.remove(.migrate) }
+        let store: CDStore
         do {
-            store = try Store.open(at: path, loaded: try options.loadModel(), options: storeOptions)
-        } catch where readsOnly && (CDStoreError.converting(error) as? CDStoreError)?.code == .modelMismatch {
+            store = try CDStore(path: path, model: try options.loadModel().map { .file($0) }, options: storeOptions,
+                                configuration: configuration)
+        } catch let error as CDStoreError where readsOnly && error.code == .modelMismatch {
             return nil
         }
         for warning in store.warnings { Console.warn(warning) }
@@ -110,15 +109,8 @@ final class SessionStores: @unchecked Sendable {
             sharedFile = FileIdentity(path)
             createdByRunningCommand = store.wasCreated
         }
-        prepare(store)
-        return (store, store.wasCreated)
-    }
-
-    /// Resets what a command may have changed on the shared store, and makes it the one Ctrl-C interrupts.
-    private func prepare(_ store: Store) {
-        store.readsMissingExternalDataAsNull = true
-        store.missingExternalData?.reset()
         track(store)
+        return (store, store.wasCreated)
     }
 
     private func sameStore(as command: StoreOptions) -> Bool {

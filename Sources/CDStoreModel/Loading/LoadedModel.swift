@@ -41,7 +41,7 @@ package struct ModelSourceMap: Sendable, Equatable {
     }
 }
 
-/// A model together with where it came from: the result of ``ModelLoader/load(_:version:)``.
+/// A model together with where it came from: the result of ``ModelLoader/load(_:version:schema:swiftReader:)``.
 package struct LoadedModel: Sendable {
     /// The model.
     package var model: ManagedObjectModel
@@ -64,6 +64,8 @@ package struct LoadedModel: Sendable {
     /// For SwiftData sources: the stages of the `SchemaMigrationPlan` that orders ``availableVersions`` (a
     /// migration between two of them goes through these stages, and is refused where one is custom).
     package var migrationStages: [SchemaMigrationStage] = []
+    /// For SwiftData sources: the reader that read them, which reads their other versions too.
+    package var swiftReader: (any SwiftSourceReading)?
 
     /// Creates a loaded model.
     package init(model: ManagedObjectModel, file: URL, format: ModelFormat, versionName: String? = nil,

@@ -25,9 +25,9 @@ extension ModelLoader {
     /// The current version is the one ``load(_:version:)`` picks: `version` when given, else the one
     /// `.xccurrentversion` or `VersionInfo.plist` names, else the only one. `schema` chooses among the schemas of
     /// SwiftData sources, as for ``load(_:version:schema:)``.
-    package static func loadVersions(_ path: String, current version: String? = nil,
-                                     schema: String? = nil) throws -> ModelVersions {
-        let current = try load(path, version: version, schema: schema)
+    package static func loadVersions(_ path: String, current version: String? = nil, schema: String? = nil,
+                                     swiftReader: (any SwiftSourceReading)? = nil) throws -> ModelVersions {
+        let current = try load(path, version: version, schema: schema, swiftReader: swiftReader)
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let names = current.availableVersions
         guard let currentName = current.versionName, names.count > 1 else {
@@ -48,7 +48,7 @@ extension ModelLoader {
                 return loaded
             }
         case (.swiftSource, _):
-            load = { name in try SwiftSources.load(url, version: name, schema: nil) }
+            load = { name in try SwiftSources.load(url, version: name, schema: nil, reader: swiftReader) }
         default:
             return ModelVersions(versions: [current], currentIndex: 0)
         }

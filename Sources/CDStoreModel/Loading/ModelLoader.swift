@@ -10,7 +10,7 @@ import Foundation
 /// - `X.json`: cdstore's JSON model (`cdstore model compile` writes it).
 /// - `X.momd`: a compiled model folder; `version` picks a `.mom`, else `VersionInfo.plist`'s current version.
 /// - `X.mom`: one compiled model version.
-/// - `X.swift`, or a folder of `.swift` files: SwiftData `@Model` classes (read by the installed ``SwiftSources`` reader); `version`
+/// - `X.swift`, or a folder of `.swift` files: SwiftData `@Model` classes (read by the `swiftReader` passed in); `version`
 ///   picks a `VersionedSchema` by type name or identifier, or a `Schema(…)`/`ModelContainer(for:)` literal by
 ///   the name of the declaration holding it; `schema` picks such a literal or a `VersionedSchema` by name.
 ///
@@ -18,13 +18,16 @@ import Foundation
 package enum ModelLoader {
     /// Loads the model at `path`; `version` picks a version of an `.xcdatamodeld` bundle; `schema` one of the
     /// schemas of SwiftData sources (an error for any other model, which has none).
-    package static func load(_ path: String, version: String? = nil, schema: String? = nil) throws -> LoadedModel {
-        let loaded = try read(path, version: version, schema: schema)
+    /// SwiftData sources are read by `swiftReader` (an error without one).
+    package static func load(_ path: String, version: String? = nil, schema: String? = nil,
+                             swiftReader: (any SwiftSourceReading)? = nil) throws -> LoadedModel {
+        let loaded = try read(path, version: version, schema: schema, swiftReader: swiftReader)
         try loaded.checkInheritanceDepth()
         return loaded
     }
 
-    private static func read(_ path: String, version: String?, schema: String?) throws -> LoadedModel {
+    private static func read(_ path: String, version: String?, schema: String?,
+                             swiftReader: (any SwiftSourceReading)?) throws -> LoadedModel {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -33,7 +36,7 @@ package enum ModelLoader {
         let ext = url.pathExtension.lowercased()
         if ext == "swift" || (isDirectory.boolValue && !["xcdatamodeld", "xcdatamodel", "momd"].contains(ext)
                               && SwiftSourceFiles.isSourceFolder(url)) {
-            return try SwiftSources.load(url, version: version, schema: schema)
+            return try SwiftSources.load(url, version: version, schema: schema, reader: swiftReader)
         }
         if let schema {
             throw ModelError(.unknownVersion, "schema '\(schema)': only SwiftData sources (.swift files) have schemas "

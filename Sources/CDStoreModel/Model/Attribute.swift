@@ -21,7 +21,7 @@ public struct Attribute: Sendable, Equatable {
     /// The default value as text (XML `defaultValueString`): numbers as text, Boolean "YES"/"NO".
     public var defaultValue: String? = nil
     /// The default value of a Date attribute, in seconds since 2001-01-01 (XML `defaultDateTimeInterval`).
-    package var defaultDateTimeInterval: Double? = nil
+    public var defaultDateTimeInterval: Double? = nil
     /// Minimum value (numbers) or minimum length (strings, binary data), as text (XML `minValueString`).
     public var minValue: String? = nil
     /// Maximum value (numbers) or maximum length (strings, binary data), as text (XML `maxValueString`).
@@ -49,13 +49,13 @@ public struct Attribute: Sendable, Equatable {
     /// Encrypted in CloudKit (XML `allowsCloudEncryption`).
     package var allowsCloudEncryption: Bool = false
     /// The legacy per-attribute index flag (XML `indexed`).
-    package var isIndexed: Bool = false
+    public var isIndexed: Bool = false
     /// The name of the composite type of a Composite attribute (XML `composite`).
     package var compositeName: String? = nil
     /// The elements of a Composite attribute (`NSCompositeAttributeDescription.elements`), each an attribute
     /// of its own (a SwiftData Codable struct's stored properties). Core Data flattens them into columns of the
     /// entity's table and hashes the composite from them alone; empty for every other type.
-    package var compositeElements: [Attribute] = []
+    public var compositeElements: [Attribute] = []
     /// The attribute's name in an earlier model version, for migration (XML `elementID`).
     package var renamingIdentifier: String? = nil
     /// Text mixed into the version hash to force a new version (XML `versionHashModifier`).

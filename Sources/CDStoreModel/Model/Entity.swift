@@ -30,10 +30,10 @@ public struct Entity: Sendable, Equatable {
     package var fetchedProperties: [FetchedProperty] = []
     /// Uniqueness constraints: each is a list of property names whose values together are unique.
     public var uniquenessConstraints: [[String]] = []
-    /// Fetch indexes (`<fetchIndex>`).
-    package var fetchIndexes: [FetchIndex] = []
+    /// Fetch indexes (`<fetchIndex>`; SwiftData's `#Index`), each an SQL index of the entity's table.
+    public var fetchIndexes: [FetchIndex] = []
     /// Legacy compound indexes: each is a list of property names.
-    package var compoundIndexes: [[String]] = []
+    public var compoundIndexes: [[String]] = []
     /// Free-form key/value pairs (XML `userInfo`).
     package var userInfo: [String: String] = [:]
 
@@ -77,19 +77,19 @@ package struct FetchedProperty: Sendable, Equatable {
 /// A fetch index of an entity: one SQL index over properties or expressions.
 ///
 /// Core Data equivalent: `NSFetchIndexDescription`.
-package struct FetchIndex: Sendable, Equatable {
+public struct FetchIndex: Sendable, Equatable {
     /// One element of a fetch index.
-    package struct Element: Sendable, Equatable {
+    public struct Element: Sendable, Equatable {
         /// The property the element indexes (nil when it indexes an expression).
-        package var property: String?
+        public var property: String?
         /// The expression it indexes, as written in the model.
-        package var expression: String?
+        public var expression: String?
         /// The expression's result type (XML `expressionType`).
         package var expressionType: String?
         /// "Binary" (an ordinary B-tree index) or "RTree".
         package var type: String = "Binary"
         /// Ascending (true) or descending order.
-        package var isAscending: Bool = true
+        public var isAscending: Bool = true
 
         /// Creates an element over a property.
         package init(property: String?, expression: String? = nil, expressionType: String? = nil,
@@ -103,9 +103,9 @@ package struct FetchIndex: Sendable, Equatable {
     }
 
     /// The index name.
-    package var name: String
+    public var name: String
     /// Its elements, in order.
-    package var elements: [Element]
+    public var elements: [Element]
     /// The predicate of a partial index, as written.
     package var partialIndexPredicate: String? = nil
 

@@ -37,7 +37,7 @@ extension ManagedObjectModel {
     }
 
     /// `entity` and all entities below it, depth first (Core Data's entity numbering order).
-    package func subtree(of entity: Entity) -> [Entity] {
+    public func subtree(of entity: Entity) -> [Entity] {
         var result: [Entity] = []
         var seen: Set<String> = []
         func visit(_ e: Entity) {

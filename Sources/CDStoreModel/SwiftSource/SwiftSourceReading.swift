@@ -2,55 +2,34 @@ import Foundation
 
 /// What reads a SwiftData model from Swift sources: the parser lives in `CDStoreSwiftSource`, above this layer.
 ///
-/// The model layer does not link swift-syntax because its ~5,000 protocol-conformance records are scanned by the
-/// Swift runtime at the first dynamic cast of every process that links it, whether or not it ever reads a
-/// `.swift` file: two thirds of `cdstore count`'s start-up (issue 27). So a program that reads Swift sources
-/// installs a reader (``SwiftSources/install(_:)``) and the loaders go through ``SwiftSources/load(_:version:schema:)``.
+/// The model layer does not link swift-syntax: its protocol-conformance records are scanned by the Swift runtime
+/// at the first dynamic cast of every process that links it, whether or not it ever reads a `.swift` file, and
+/// they would dominate a small command's start-up (ADR 0014). So the reader is a value: whoever loads a model
+/// passes one (``ModelLoader/load(_:version:schema:swiftReader:)``), and the model read with it keeps it
+/// (``LoadedModel/swiftReader``) so that a migration can read the sources' other versions the same way.
 package protocol SwiftSourceReading: Sendable {
-    /// Reads the `.swift` file or the folder of `.swift` files at `url`, as ``ModelLoader/load(_:version:schema:)``
+    /// Reads the `.swift` file or the folder of `.swift` files at `url`, as ``ModelLoader/load(_:version:schema:swiftReader:)``
     /// describes for SwiftData sources.
     func load(_ url: URL, version: String?, schema: String?) throws -> LoadedModel
 }
 
-/// The one Swift source reader of the process, installed once before models are loaded.
-///
-/// The one piece of process-wide state of the model layer, on purpose (see ``SwiftSourceReading``): which
-/// reader a program links is a property of the program, not of a call. Guarded by an `NSLock` (not
-/// `Synchronization.Mutex`, which macOS 13 lacks).
+/// Reading SwiftData sources with the reader a caller passed, or saying that it passed none.
 package enum SwiftSources {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var installed: (any SwiftSourceReading)?
-    /// Set only by ``withoutReader(_:)``, so that a test sees no reader without changing what other tests see.
-    @TaskLocal private static var withheld = false
-
-    /// Makes `reader` the one that reads Swift sources from now on (installing again replaces it).
-    package static func install(_ reader: any SwiftSourceReading) {
-        lock.withLock { installed = reader }
-    }
-
-    /// The installed reader, if any.
-    package static var reader: (any SwiftSourceReading)? {
-        withheld ? nil : lock.withLock { installed }
-    }
-
-    /// Reads the sources at `url` with the installed reader.
+    /// Reads the sources at `url` with `reader`.
     ///
-    /// - Throws: ``ModelError`` with code `swiftSourcesNeedReader`, naming the path, when no reader is installed;
-    ///   else what the reader throws.
-    package static func load(_ url: URL, version: String?, schema: String?) throws -> LoadedModel {
+    /// - Throws: ``ModelError`` with code `swiftSourcesNeedReader`, naming the path, when `reader` is nil; else
+    ///   what the reader throws.
+    package static func load(_ url: URL, version: String?, schema: String?,
+                             reader: (any SwiftSourceReading)?) throws -> LoadedModel {
         guard let reader else {
             throw ModelError(.swiftSourcesNeedReader,
-                             "these are SwiftData sources, and this program was built without the Swift source "
-                             + "reader (swift-syntax): link CDStoreSwiftData and call SwiftDataSources.install() "
-                             + "before loading them", file: url.path)
+                             "these are SwiftData sources, and this program reads models without the Swift source "
+                             + "reader (swift-syntax): import CDStoreSwiftData and load them with its reader",
+                             file: url.path)
         }
-        return try reader.load(url, version: version, schema: schema)
-    }
-
-    /// Runs `body` as a process without a reader would, for tests of that case: only the current task (and the
-    /// tasks it starts) sees no reader.
-    package static func withoutReader<T>(_ body: () throws -> T) rethrows -> T {
-        try $withheld.withValue(true, operation: body)
+        var loaded = try reader.load(url, version: version, schema: schema)
+        loaded.swiftReader = reader
+        return loaded
     }
 }
 

@@ -3,9 +3,9 @@
 /// `description` is one line, in the form compilers and ``ModelError`` use, e.g.
 /// `Model.xcdatamodeld/Model.xcdatamodel/contents:14:9: entity 'Person', property 'age': default 'abc' is not a valid Integer 16`;
 /// warnings say `warning: ` before the subject.
-package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
+public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     /// How serious an issue is.
-    package enum Severity: String, Sendable {
+    public enum Severity: String, Sendable {
         /// Core Data (or Xcode) refuses the model, or it cannot work as written.
         case error
         /// Accepted by Xcode but probably not what was meant (for example a default Core Data silently converts).
@@ -13,7 +13,7 @@ package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Which rule found the issue, for code that wants to react to one kind.
-    package enum Rule: String, Sendable, CaseIterable {
+    public enum Rule: String, Sendable, CaseIterable {
         case emptyName
         case invalidName
         case duplicateEntity
@@ -35,21 +35,21 @@ package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Error or warning.
-    package var severity: Severity
+    public var severity: Severity
     /// The rule that found it.
-    package var rule: Rule
+    public var rule: Rule
     /// What is wrong, in a sentence without the location.
-    package var message: String
+    public var message: String
     /// The model file.
-    package var file: String?
+    public var file: String?
     /// The 1-based line of the entity or property in `file`, when known.
-    package var line: Int?
+    public var line: Int?
     /// The 1-based column, when known.
-    package var column: Int?
+    public var column: Int?
     /// The entity concerned, if any.
-    package var entity: String?
+    public var entity: String?
     /// The property concerned, if any.
-    package var property: String?
+    public var property: String?
 
     /// Creates an issue.
     package init(_ severity: Severity, _ rule: Rule, _ message: String, file: String? = nil, line: Int? = nil,
@@ -64,7 +64,8 @@ package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
         self.property = property
     }
 
-    package var description: String {
+    /// One line, as compilers print problems: `file:line:column: [warning: ]entity 'E', property 'p': message`.
+    public var description: String {
         ModelPlace.location(file: file, line: line, column: column) + (severity == .warning ? "warning: " : "")
             + ModelPlace.subject(entity: entity, property: property) + message
     }

@@ -30,7 +30,7 @@ package struct StoreDiffOptions: Sendable {
 }
 
 /// How the objects of an entity are matched across the two stores.
-package enum DiffKey: Sendable, Equatable {
+public enum DiffKey: Sendable, Equatable {
     /// By the values of the given attributes (``StoreDiffOptions/keys``).
     case given([String])
     /// By the attributes of the entity's first uniqueness constraint made of attributes only.
@@ -42,7 +42,7 @@ package enum DiffKey: Sendable, Equatable {
     case primaryKey
 
     /// The key's attribute names (`["Z_PK"]` for ``primaryKey``).
-    package var attributes: [String] {
+    public var attributes: [String] {
         switch self {
         case .given(let names), .uniquenessConstraint(let names), .identityAttribute(let names): names
         case .primaryKey: ["Z_PK"]
@@ -51,30 +51,31 @@ package enum DiffKey: Sendable, Equatable {
 }
 
 /// One entity's comparison: how its objects are matched, and once the diff has run, how many differ.
-package struct EntityComparison: Sendable, Equatable {
+public struct EntityComparison: Sendable, Equatable {
     /// The entity's name in store B's model (in A's for an entity B's model lacks).
-    package var entity: String
+    public var entity: String
     /// How objects are matched.
-    package var key: DiffKey
+    public var key: DiffKey
     /// Objects only store A holds (removed).
-    package var onlyInA = 0
+    public var onlyInA = 0
     /// Objects only store B holds (added).
-    package var onlyInB = 0
+    public var onlyInB = 0
     /// Objects in both whose compared values differ.
-    package var changed = 0
+    public var changed = 0
     /// Objects in both with equal values.
-    package var same = 0
+    public var same = 0
     /// Objects whose key equals another object's in the same store; such objects are paired in `Z_PK` order.
-    package var sharedKeys = 0
+    public var sharedKeys = 0
 
     /// Whether the stores differ in this entity.
-    package var differs: Bool { onlyInA + onlyInB + changed > 0 }
+    public var differs: Bool { onlyInA + onlyInB + changed > 0 }
 }
 
 /// One object that differs between the two stores.
-package struct ObjectDifference: Sendable {
+/// One object that differs between two stores (``CDStore/StoreComparison``).
+public struct ObjectDifference: Sendable {
     /// What differs.
-    package enum Change: String, Sendable {
+    public enum Change: String, Sendable {
         /// Only in store B.
         case added
         /// Only in store A.
@@ -84,15 +85,16 @@ package struct ObjectDifference: Sendable {
     }
 
     /// The entity (its name in B's model, unless only A's model has it).
-    package var entity: String
+    public var entity: String
     /// The values the object is matched by, under the key's attribute names.
-    package var key: [(String, ObjectValue)]
-    package var change: Change
+    public var key: [(String, ObjectValue)]
+    /// Added, removed or changed.
+    public var change: Change
     /// For ``Change/changed``: each property that differs, with its value in A and in B. Relationships show the
     /// keys of the related objects (a dictionary, with `_entity` for an object of a sub-entity of the destination).
-    package var fields: [(name: String, a: ObjectValue, b: ObjectValue)]
+    public var fields: [(name: String, a: ObjectValue, b: ObjectValue)]
     /// For ``Change/added`` and ``Change/removed``: the object's compared values in the store that holds it.
-    package var values: [(String, ObjectValue)]
+    public var values: [(String, ObjectValue)]
 }
 
 /// An object-level comparison of two stores: objects are matched by key, not by row, so that renumbered primary

@@ -3,53 +3,79 @@ import CDStoreModel
 import Foundation
 internal import GRDB
 
-/// What `cdstore info` shows about a store.
-package struct StoreInfo: Sendable {
-    /// One entity's line: its number, its hashes and its objects.
-    package struct EntityInfo: Sendable {
-        package var name: String
+/// What a store is: its metadata, its kind, where its model came from, and per entity its number, version hash
+/// against the model and object count. ``CDStore/info()`` reads it.
+///
+/// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)`, plus counts.
+public struct StoreInfo: Sendable {
+    /// One entity of the store: its number, its hashes and its objects.
+    public struct EntityInfo: Sendable {
+        /// The entity's name.
+        public var name: String
         /// `Z_ENT`.
-        package var number: Int
+        public var number: Int
         /// The parent's `Z_ENT`, 0 for a root.
-        package var superNumber: Int
+        public var superNumber: Int
         /// The hash in the store's metadata (base64), nil when the metadata has none for it.
-        package var storedHash: String?
+        public var storedHash: String?
         /// Whether the stored hash equals the model's.
-        package var hashMatches: Bool
-        /// Objects of exactly this entity.
-        package var objects: Int
-        /// `Z_MAX` (only the root row of a hierarchy carries it).
-        package var maxPrimaryKey: Int64
+        public var hashMatches: Bool
+        /// Objects of exactly this entity (not of its sub-entities).
+        public var objects: Int
+        /// `Z_MAX`: the largest primary key handed out (only the root of a hierarchy carries it).
+        public var maxPrimaryKey: Int64
     }
 
-    package var path: String
-    package var uuid: String
-    package var storeType: String?
-    package var frameworkVersion: Int?
-    package var versionIdentifiers: [String]
-    package var hashesVersion: Int?
-    package var journalMode: String
-    package var autoVacuum: Int
-    package var pageSize: Int
+    /// Where the model the store was read with came from.
+    public enum ModelSource: String, Sendable {
+        /// The caller gave it.
+        case given
+        /// The JSON model cdstore keeps in the metadata of stores it made.
+        case cdstoreCache
+        /// The model Core Data caches in the store (`Z_MODELCACHE`).
+        case coreDataCache
+        /// Read back from the store's tables because the store carries no model and none was given.
+        case inferredFromTables
+    }
+
+    /// The store file.
+    public var path: String
+    /// `NSStoreUUID`.
+    public var uuid: String
+    /// `NSStoreType` (`SQLite`), nil when the metadata has none.
+    public var storeType: String?
+    /// The Core Data framework version that wrote the store (`NSPersistenceFrameworkVersion`).
+    public var frameworkVersion: Int?
+    /// The model's version identifiers (`NSStoreModelVersionIdentifiers`).
+    public var versionIdentifiers: [String]
+    /// `NSStoreModelVersionHashesVersion`.
+    public var hashesVersion: Int?
+    /// SQLite's journal mode (`wal`, `delete`).
+    public var journalMode: String
+    /// SQLite's `auto_vacuum` setting.
+    public var autoVacuum: Int
+    /// SQLite's page size.
+    public var pageSize: Int
     /// Whether the store carries Core Data's model cache (`Z_MODELCACHE` with content).
-    package var hasCoreDataModelCache: Bool
+    public var hasCoreDataModelCache: Bool
     /// Whether the store carries cdstore's JSON model in its metadata.
-    package var hasCDStoreModel: Bool
+    public var hasCDStoreModel: Bool
     /// Where the model used to read the store came from.
-    package var modelSource: Store.ModelSource
+    public var modelSource: ModelSource
     /// Core Data or SwiftData, CloudKit mirroring, persistent history.
-    package var kind: StoreKind
-    /// Metadata keys, sorted.
-    package var metadataKeys: [String]
-    package var entities: [EntityInfo]
-    /// Ancillary entities in `Z_PRIMARYKEY` (numbers from 16000: persistent history, CloudKit mirroring), with
+    public var kind: StoreKind
+    /// The metadata's keys, sorted.
+    public var metadataKeys: [String]
+    /// The model's entities, in `Z_ENT` order.
+    public var entities: [EntityInfo]
+    /// Entities Core Data adds in `Z_PRIMARYKEY` (numbers from 16000: persistent history, CloudKit mirroring), with
     /// the row counts of their `A…` tables.
-    package var historyEntities: [(name: String, number: Int, rows: Int)]
+    public var historyEntities: [(name: String, number: Int, rows: Int)]
 
     /// Whether the model's hashes say anything: a model inferred from the tables has none of its own.
-    package var hashesChecked: Bool { modelSource != .inferredFromTables }
+    public var hashesChecked: Bool { modelSource != .inferredFromTables }
     /// Whether every entity's stored hash equals the model's.
-    package var hashesMatch: Bool { entities.allSatisfy(\.hashMatches) }
+    public var hashesMatch: Bool { entities.allSatisfy(\.hashMatches) }
 }
 
 extension Store {
@@ -89,7 +115,7 @@ extension Store {
                 autoVacuum: try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0,
                 pageSize: try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0,
                 hasCoreDataModelCache: cacheBytes > 0, hasCDStoreModel: metadata.cachedModel != nil,
-                modelSource: modelSource, kind: try kind(db), metadataKeys: metadata.plist.map { Array($0.keys).sorted() } ?? [],
+                modelSource: StoreInfo.ModelSource(rawValue: modelSource.rawValue) ?? .given, kind: try kind(db), metadataKeys: metadata.plist.map { Array($0.keys).sorted() } ?? [],
                 entities: entities, historyEntities: history)
         }
     }

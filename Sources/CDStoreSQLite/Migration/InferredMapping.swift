@@ -91,12 +91,13 @@ enum MigrationError {
     static func notInferable(_ reasons: [String], from: String, to: String) -> StoreError {
         StoreError(.modelMismatch, "cannot migrate the store from \(from) to \(to): the mapping cannot be inferred "
                    + "(Core Data error 134190; it needs a mapping model, 134140): " + reasons.joined(separator: "; "))
+            .coreData(134190)
     }
 
     /// A change the data does not allow (134190 too: Core Data reports inferred-mapping failures with it).
     static func dataRefused(_ reason: String, from: String, to: String) -> StoreError {
         StoreError(.modelMismatch, "cannot migrate the store from \(from) to \(to) (Core Data error 134190): \(reason); "
-                   + "the store is unchanged")
+                   + "the store is unchanged").coreData(134190)
     }
 }
 
@@ -181,6 +182,7 @@ struct InferredMapping {
             // refuses, as for a store opened with the wrong model.
             throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100): no entity of "
                              + "\(destinationName) corresponds to one of the store's (\(source.entities.map(\.name).sorted().joined(separator: ", ")))")
+                .coreData(134100)
         }
         var reasons: [String] = []
         for entity in destination.entities {

@@ -153,7 +153,7 @@ extension MappedStep {
         if !problems.isEmpty {
             throw StoreError(.invalidInput, "the objects mapping model \(URL(fileURLWithPath: model.file).lastPathComponent) made do not "
                              + "validate against the destination model (Core Data error 1570): " + problems.joined(separator: "; ")
-                             + "; the store is unchanged")
+                             + "; the store is unchanged").coreData(1570)
         }
     }
 
@@ -177,7 +177,7 @@ extension MappedStep {
     static func databaseValue(_ value: EvaluationValue, for attribute: Attribute, mapping: String) throws -> DatabaseValue {
         func wrong() -> StoreError {
             StoreError(.invalidInput, "entity mapping '\(mapping)', attribute '\(attribute.name)': the value expression gives a "
-                       + "\(value.kindName), which a \(attribute.type.rawValue) attribute cannot hold (Core Data error 1550)")
+                       + "\(value.kindName), which a \(attribute.type.rawValue) attribute cannot hold (Core Data error 1550)").coreData(1550)
         }
         switch value {
         case .null: return .null

@@ -76,6 +76,7 @@ struct MappedStep {
             throw refuse("it needs the app's custom migration code, which cdstore cannot run (Core Data error 134110): "
                          + needsCode.joined(separator: "; ")
                          + " (running without policies uses the default NSEntityMigrationPolicy instead and leaves those values out)")
+                .coreData(134110)
         }
         for mapping in model.entityMappings where skipped[mapping.name] != nil {
             warnings.append("entity mapping '\(mapping.name)' of \(fileName): ran the default NSEntityMigrationPolicy without "

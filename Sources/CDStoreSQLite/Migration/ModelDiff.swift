@@ -2,10 +2,11 @@ import CDStoreJSON
 import CDStoreModel
 import Foundation
 
-/// One difference between two model versions, as `cdstore model diff` prints it.
-package struct ModelChange: Sendable, Equatable, CustomStringConvertible {
-    /// What changed.
-    package enum Kind: String, Sendable {
+/// One difference between two model versions, matched as Core Data's inferred mapping matches them (renaming
+/// identifiers and version hashes), as `cdstore model diff` prints it.
+public struct ModelChange: Sendable, Equatable, CustomStringConvertible {
+    /// What changed; the raw value is the words `description` starts with.
+    public enum Kind: String, Sendable {
         case entityAdded = "entity added"
         case entityRemoved = "entity removed"
         case entityRenamed = "entity renamed"
@@ -34,13 +35,14 @@ package struct ModelChange: Sendable, Equatable, CustomStringConvertible {
         case fetchIndexChanged = "fetch index changed"
     }
 
-    package var kind: Kind
+    /// What changed.
+    public var kind: Kind
     /// The entity concerned (its destination-model name, or source-model name for removals).
-    package var entity: String
+    public var entity: String
     /// The property, constraint or index concerned.
-    package var subject: String?
+    public var subject: String?
     /// Details: the old name, old → new type, …
-    package var detail: String?
+    public var detail: String?
 
     package init(_ kind: Kind, entity: String, subject: String? = nil, detail: String? = nil) {
         self.kind = kind
@@ -53,7 +55,7 @@ package struct ModelChange: Sendable, Equatable, CustomStringConvertible {
     package var target: String { subject.map { "\(entity).\($0)" } ?? entity }
 
     /// One line, e.g. `attribute renamed: Staff.fullName (was name)`.
-    package var description: String {
+    public var description: String {
         "\(kind.rawValue): \(target)" + (detail.map { " (\($0))" } ?? "")
     }
 }

@@ -20,7 +20,8 @@ struct ModelVersionFamily {
             names = destination.availableVersions
             stages = destination.migrationStages
             let sources = destination.file
-            read = { try SwiftSources.load(sources, version: $0, schema: nil) }
+            let reader = destination.swiftReader
+            read = { try SwiftSources.load(sources, version: $0, schema: nil, reader: reader) }
         } else {
             return nil
         }

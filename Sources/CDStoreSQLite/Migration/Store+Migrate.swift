@@ -188,7 +188,7 @@ extension Store {
            let name = destination.versionName, let destinationIndex = family.names.firstIndex(of: name),
            destinationIndex < sourceIndex {
             throw StoreError(.modelMismatch, "the store was saved with \(source.name), a later version than the model given "
-                             + "(\"\(name)\"); cdstore does not migrate a store back to an earlier version (Core Data error 134100)")
+                             + "(\"\(name)\"); cdstore does not migrate a store back to an earlier version (Core Data error 134100)").coreData(134100)
         }
         let found = try mappingCandidates(destination: destination, paths: options.mappingPaths)
         if let mapped = try mappedChain(from: source, to: destination, candidates: found.candidates, options: options) {
@@ -216,7 +216,7 @@ extension Store {
                 }
             }
             throw StoreError(.modelMismatch, "no way to migrate from \(sourceName) to the model given was found "
-                             + "(Core Data error 134140)")
+                             + "(Core Data error 134140)").coreData(134140)
         }
         if options.dryRun {
             // Run the migration on a copy: refusals that depend on the data show up exactly as they would.
@@ -264,7 +264,7 @@ extension Store {
         }
         throw StoreError(.noModel, "cannot find the model the store was saved with (Core Data error 134130): no version of "
                          + "\(destination.file.path) matches its version hashes and the store carries no model; the store's "
-                         + "model version identifiers are [\(identifiers)]")
+                         + "model version identifiers are [\(identifiers)]").coreData(134130)
     }
 
     /// The `.xcdatamodeld` a loaded model version comes from.
@@ -388,7 +388,7 @@ extension Store {
             throw error
         } catch let error as DatabaseError {
             throw StoreError(.sqlite, "the migration failed (Core Data error 134110): \(error.message ?? error.description); "
-                             + "the store is unchanged")
+                             + "the store is unchanged").coreData(134110)
         }
         return MigrationReport(steps: steps, backupPath: nil, isDryRun: false, warnings: warnings)
     }

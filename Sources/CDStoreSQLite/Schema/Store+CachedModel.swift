@@ -33,7 +33,7 @@ extension Store {
         // A store that carries no model is read by its tables: the model then says so in its format.
         var loaded = LoadedModel(model: store.model, file: URL(fileURLWithPath: path),
                                  format: store.modelSource == .inferredFromTables ? .inferredFromTables : .storeCache,
-                                 warnings: store.warnings)
+                                 warnings: store.warnings.map(\.description))
         if store.modelSource == .coreDataCache {
             loaded.propertyOrder = try store.modelCachePropertyOrder()
         }

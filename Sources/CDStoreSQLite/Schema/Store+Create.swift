@@ -47,6 +47,7 @@ extension Store {
             throw StoreError(.cannotOpen, "cannot create a store at \(path): \(error)")
         }
         return Store(path: path, model: model, layout: layout, metadata: metadata, database: database, wasCreated: true,
-                     isReadOnly: false, modelSource: .given, warnings: warnings)
+                     isReadOnly: false, modelSource: .given,
+                     warnings: warnings.map { StoreWarning(.modelCacheIncomplete, $0) })
     }
 }

@@ -20,18 +20,21 @@ internal import GRDB
 ///   in a configuration named `default` (the name of SwiftData's `ModelConfiguration`), where Xcode models have
 ///   none or their own. Seen in CartKitSwiftData_v1.sqlite (framework 1523); a store without model cache reads
 ///   as Core Data.
-package struct StoreKind: Sendable, Equatable, CustomStringConvertible {
+public struct StoreKind: Sendable, Equatable, CustomStringConvertible {
     /// The framework that writes the store's objects.
-    package enum Framework: String, Sendable {
+    public enum Framework: String, Sendable {
+        /// Core Data.
         case coreData = "Core Data"
+        /// SwiftData (a `ModelContainer`'s store).
         case swiftData = "SwiftData"
     }
 
-    package var framework: Framework
+    /// The framework that writes the store's objects.
+    public var framework: Framework
     /// Whether `NSPersistentCloudKitContainer` mirrors the store (its `ANSCK…` tables).
-    package var cloudKitMirroring: Bool
+    public var cloudKitMirroring: Bool
     /// Whether persistent history is recorded (`ACHANGE`, `ATRANSACTION`).
-    package var persistentHistory: Bool
+    public var persistentHistory: Bool
 
     package init(framework: Framework, cloudKitMirroring: Bool = false, persistentHistory: Bool = false) {
         self.framework = framework
@@ -40,7 +43,7 @@ package struct StoreKind: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// For example `SwiftData, persistent history on` or `Core Data + CloudKit mirroring, persistent history on`.
-    package var description: String {
+    public var description: String {
         var text = framework.rawValue
         if cloudKitMirroring { text += " + CloudKit mirroring" }
         if persistentHistory { text += ", persistent history on" }

@@ -47,12 +47,13 @@ extension Store {
             throw StoreError(.cannotOpen, "\(path) is not a SQLite database (\(Self.describe(error)))")
         }
         var metadata = try readMetadata(database, path: path)
-        var warnings: [String] = []
+        var warnings: [StoreWarning] = []
         var loaded = loaded
         if let given = loaded, metadata.plist != nil, !metadata.hashDifferences(from: given.model).isEmpty {
             if !options.migrate {
                 let mismatch = ModelMismatch(metadata: metadata, database: database, given: given, path: path)
-                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off")).about(.migration)
+                throw StoreError(.modelMismatch, mismatch.message(reason: " and migration is off")).coreData(134100)
+                    .about(.migration)
             } else if readOnly {
                 // A read-only open never migrates: it reads with the version of the given bundle the store was saved
                 // with. A store whose model is not a version of the given one is refused, as Core Data refuses it.
@@ -62,15 +63,16 @@ extension Store {
                     throw StoreError(.modelMismatch, mismatch.message(
                         advice: "open it without a model to use its own, or migrate it")).about(.model)
                 }
-                warnings.append("the store was saved with \(source.name), not with the model given; read with "
-                                + "that version, without migrating")
+                warnings.append(StoreWarning(.readWithOlderVersion, "the store was saved with \(source.name), not "
+                                             + "with the model given; read with that version, without migrating"))
                 loaded = source.loaded
             } else {
                 let report = try migrate(database: database, path: path, metadata: metadata, destination: given,
                                          options: MigrationOptions(backup: options.backup))
                 metadata = try readMetadata(database, path: path)
                 let steps = report.steps.map { "\($0.from) → \($0.to)" }.joined(separator: ", ")
-                warnings.append("migrated the store (\(steps))" + (report.backupPath.map { "; backup at \($0)" } ?? ""))
+                warnings.append(StoreWarning(.migrated, "migrated the store (\(steps))"
+                                             + (report.backupPath.map { "; backup at \($0)" } ?? "")))
             }
         }
         let resolved = try resolveModel(loaded, metadata: metadata, database: database, path: path, warnings: &warnings)
@@ -132,15 +134,16 @@ extension Store {
     /// or — when the store carries neither (none, NULL, empty or unreadable) — a model inferred from its tables,
     /// with one warning saying so.
     private static func resolveModel(_ loaded: LoadedModel?, metadata: StoreMetadata, database: DatabaseQueue, path: String,
-                                     warnings: inout [String]) throws -> ResolvedModel {
+                                     warnings: inout [StoreWarning]) throws -> ResolvedModel {
         if let loaded {
             if metadata.plist == nil {
-                warnings.append("the store's metadata plist is NULL, so its model cannot be checked against the one given")
+                warnings.append(StoreWarning(.metadataUnreadable,
+                                             "the store's metadata plist is NULL, so its model cannot be checked against the one given"))
             } else {
                 let differences = metadata.hashDifferences(from: loaded.model)
                 guard differences.isEmpty else {
                     throw StoreError(.modelMismatch, "the store was saved with a different model (Core Data error 134100): "
-                                     + "entity hashes differ for \(differences.joined(separator: ", "))")
+                                     + "entity hashes differ for \(differences.joined(separator: ", "))").coreData(134100)
                 }
             }
             return ResolvedModel(model: loaded.model, source: .given, propertyOrder: loaded.propertyOrder)
@@ -164,19 +167,21 @@ extension Store {
             return try inferModel(database, reason: "the model cached in Z_MODELCACHE cannot be read (\(error))",
                                   warnings: &warnings)
         }
-        warnings += cache.warnings
+        warnings += cache.warnings.map { StoreWarning(.modelFileSkipped, $0, input: .model) }
         if metadata.plist != nil, !metadata.hashDifferences(from: cache.model).isEmpty {
-            warnings.append("the model in Z_MODELCACHE does not match the store's version hashes; using it anyway")
+            warnings.append(StoreWarning(.staleModelCache,
+                                         "the model in Z_MODELCACHE does not match the store's version hashes; using it anyway"))
         }
         return ResolvedModel(model: cache.model, source: .coreDataCache, propertyOrder: cache.propertyOrder)
     }
 
     /// The model read back from the tables, with the one warning line that says so.
-    private static func inferModel(_ database: DatabaseQueue, reason: String, warnings: inout [String]) throws -> ResolvedModel {
+    private static func inferModel(_ database: DatabaseQueue, reason: String, warnings: inout [StoreWarning]) throws -> ResolvedModel {
         let inferred = try database.read { db in try TableModelInference.infer(db) }
         let line = "\(reason) and none was given: the model was inferred from the tables (names as the columns give "
-            + "them); reading works, writing needs a model"
-        warnings.append(line.split(whereSeparator: \.isNewline).joined(separator: " "))
+            + "them); reading works"
+        warnings.append(StoreWarning(.modelInferred, line.split(whereSeparator: \.isNewline).joined(separator: " "),
+                                     input: .model))
         return ResolvedModel(model: inferred.model, source: .inferredFromTables, layout: inferred.layout)
     }
 

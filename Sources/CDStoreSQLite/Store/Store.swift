@@ -86,7 +86,7 @@ package final class Store: @unchecked Sendable {
     /// Where the model came from.
     package let modelSource: ModelSource
     /// Things worth knowing that did not stop the store from opening (a stale model cache, a NULL metadata plist).
-    package let warnings: [String]
+    package let warnings: [StoreWarning]
 
     /// Values read since the store was opened (or since ``MissingExternalData/reset()``) whose external-data file
     /// is missing; nil for an in-memory store, which has no `_EXTERNAL_DATA` folder.
@@ -113,7 +113,7 @@ package final class Store: @unchecked Sendable {
     var walPending = false
 
     init(path: String, model: ManagedObjectModel, layout: StoreLayout, metadata: StoreMetadata, database: DatabaseQueue,
-         wasCreated: Bool, isReadOnly: Bool, modelSource: ModelSource, warnings: [String] = []) {
+         wasCreated: Bool, isReadOnly: Bool, modelSource: ModelSource, warnings: [StoreWarning] = []) {
         self.path = path
         self.model = model
         self.layout = layout

@@ -51,7 +51,7 @@ package struct ExternalDataLocation: Sendable, Equatable {
         let file = directory.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw StoreError(.cannotOpen, "external data file '\(name)' is missing from \(directory.path) "
-                             + "(Core Data error 134185)")
+                             + "(Core Data error 134185)").coreData(134185)
         }
         do {
             return try Data(contentsOf: file)

@@ -4,9 +4,9 @@ import Foundation
 /// characters, `.` and bracket classes, each with an optional greedy quantifier, ending with `$`.
 /// `^[^@ ]+@[^@ ]+\.[a-z]{2,}$` and `^[A-Z]{2}[0-9]{4}$` are of that kind.
 ///
-/// Why: `NSRegularExpression.firstMatch` cost 10,000 instructions per value (bridging, ICU set-up, the match
-/// object), a third of the reading thread of a graph load whose employees have an e-mail pattern (ADR 0013,
-/// session 27). This matcher runs the pattern as a small automaton over the value's code points.
+/// Why: `NSRegularExpression.firstMatch` bridges, sets ICU up and builds a match object for every value, which
+/// dominates the reading thread of a load whose attributes carry a pattern (figures in ADR 0013). This matcher runs
+/// the pattern as a small automaton over the value's code points.
 ///
 /// It gives the answer ``AttributeRule`` takes from ICU, "an anchored match covers the whole value":
 /// - the pattern must end with `$`, so any match ICU finds ends at the end of the value, unless the value ends with

@@ -5,7 +5,7 @@ internal import GRDBSQLite
 /// The text of new rows, copied where the INSERTs of a load can bind it without SQLite copying it again.
 ///
 /// `SQLITE_TRANSIENT` makes SQLite allocate and copy every bound string, and free the copy when the parameter is
-/// bound again: 580 instructions a string, 4% of a graph load's writing thread (ADR 0013, session 27). Here the
+/// bound again, a cost paid per string of every row (figures in ADR 0013). Here the
 /// bytes go into chunks this insert owns, bound `SQLITE_STATIC`, and the chunks are reused once the statement ran.
 ///
 /// Safe because of how new rows are written (``GraphInserter/bindNewRow(_:_:plan:to:base:)``): every parameter of

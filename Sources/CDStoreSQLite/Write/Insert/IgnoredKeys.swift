@@ -6,7 +6,7 @@ import Foundation
 /// Seed files apps ship are API responses kept as they came: twenty keys the model has no property for is normal
 /// there, and Groot and MagicalRecord ignore them. Without a mapping the input is meant to use property names,
 /// so an unknown key is most likely a typo and stays an error.
-package enum UnknownKeyPolicy: Sendable, Equatable {
+public enum UnknownKeyPolicy: Sendable, Equatable {
     /// Ignored (and counted) when a JSON mapping is in use, an error otherwise. The default.
     case ignoredUnderMapping
     /// Always ignored and counted (`--ignore-unknown`).
@@ -16,16 +16,16 @@ package enum UnknownKeyPolicy: Sendable, Equatable {
 }
 
 /// The input keys an insert ignored for one entity.
-package struct IgnoredKeys: Sendable, Equatable, CustomStringConvertible {
+public struct IgnoredKeys: Sendable, Equatable, CustomStringConvertible {
     /// The entity whose records held them.
-    package var entity: String
+    public var entity: String
     /// The keys, sorted.
-    package var keys: [String]
+    public var keys: [String]
     /// How many of the entity's records held at least one of them.
-    package var records: Int
+    public var records: Int
 
     /// `ignored 3 keys the model lacks in 30 Venue records: categories, hereNow, id`.
-    package var description: String {
+    public var description: String {
         "ignored \(keys.count) \(keys.count == 1 ? "key" : "keys") the model lacks in \(records) \(entity) "
             + "\(records == 1 ? "record" : "records"): " + keys.joined(separator: ", ")
     }

@@ -1,4 +1,5 @@
 import CDStoreJSON
+import Foundation
 /// Options of an insert.
 public struct InsertOptions: Sendable {
     /// Merge a record into the existing object that has the same values for a uniqueness constraint (or for the
@@ -15,7 +16,13 @@ public struct InsertOptions: Sendable {
     /// Called with each record skipped under ``skipInvalid``.
     public var onSkip: (@Sendable (SkippedRecord) -> Void)?
     /// What to do with input keys that name no property (``InsertSummary/ignoredKeys`` lists the ignored ones).
-    package var unknownKeys: UnknownKeyPolicy = .ignoredUnderMapping
+    public var unknownKeys: UnknownKeyPolicy = .ignoredUnderMapping
+    /// Read input keys through the JSON mapping the model keeps in its user info (Groot's `JSONKeyPath`,
+    /// MagicalRecord's `mappedKeyName`, identity attributes); by default keys are property names.
+    public var usesModelKeyMapping = false
+    /// A key-mapping file (`{"Entity": {"inputKey": "property", …}, …}`) that overrides the model's mapping; its
+    /// `"files"` folders are relative to the folder of the records' file.
+    public var keyMappingFile: URL?
     /// Called, in input order, with the ID of the object each stored record became (with ``upsert``, the
     /// object it merged into); nested objects are not reported.
     public var onInsert: (@Sendable (ObjectID) -> Void)?
@@ -50,6 +57,11 @@ public struct InsertProgress: Sendable, Equatable {
     package var input: InputPosition
     /// Whether this is the last report.
     public var isFinished: Bool
+
+    /// How much of the input has been read, from 0 to 1, when its size is known (a file, not a pipe).
+    public var fractionRead: Double? {
+        input.totalBytes.map { total in total > 0 ? Double(input.bytesRead) / Double(total) : 1 }
+    }
 }
 
 /// A record that an insert with ``InsertOptions/skipInvalid`` left out, and why.
@@ -73,7 +85,7 @@ public struct InsertSummary: Sendable, Equatable {
     /// Records left out under ``InsertOptions/skipInvalid``.
     public var skipped: Int
     /// Input keys that named no property and were ignored (``InsertOptions/unknownKeys``), per entity.
-    package var ignoredKeys: [IgnoredKeys] = []
+    public var ignoredKeys: [IgnoredKeys] = []
 
     package init(inserted: Int, skipped: Int, ignoredKeys: [IgnoredKeys] = []) {
         self.inserted = inserted

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads the records of a source on a second thread, a bounded number of batches ahead of the insert that consumes
-/// them, so that a bulk load costs about max(parse, write) rather than their sum (issue 27; figures in
+/// them, so that a bulk load costs about max(parse, write) rather than their sum (figures in
 /// docs/decisions/0013-bulk-load-speed.md).
 ///
 /// Records, errors and end of input reach the consumer in the order the source gave them, so an insert behaves as

@@ -52,7 +52,7 @@ indirect enum SourceItem {
 
 /// Converts and checks records on the thread that reads them (``ReadAhead``), so that the thread that writes
 /// mostly binds and steps INSERTs: a load then costs about max(read + convert, write) rather than their sum
-/// (issue 27; figures in docs/decisions/0013-bulk-load-speed.md).
+/// (figures in docs/decisions/0013-bulk-load-speed.md).
 ///
 /// Only what needs nothing from the database is prepared. A flat record of the requested entity (no relationship
 /// value, an entity with no uniqueness constraint to look up) becomes a ``PreparedRow``, written as it is. For any
