@@ -30,10 +30,8 @@ public enum CommandLineRunner {
             if session == nil, !Program.current.isFull, let purpose = FullProgram.needs(command, arguments: arguments) {
                 try FullProgram.replaceProcess(arguments: arguments, why: purpose)
             }
-            if let serve = command as? ServeCommand {
-                guard let server = Program.current.server else {
-                    throw CLIError(status: .cannotOpen, message: "cdstore serve needs \(FullProgram.name)")
-                }
+            // In a REPL session `serve` runs as a statement, which says that it is not one.
+            if session == nil, let serve = command as? ServeCommand, let server = Program.current.server {
                 try serve.serve(with: server)
             } else {
                 try command.run()

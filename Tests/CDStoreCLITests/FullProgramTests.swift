@@ -2,8 +2,8 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// The lean `cdstore` and `cdstore-full`: what the lean program leaves out (so that it starts fast, issue 27) and
-/// how it hands `serve`, the REPL and SwiftData sources over (ADR 0014).
+/// The lean `cdstore` and `cdstore-full`: what the lean program leaves out (so that it starts fast) and how it hands
+/// `serve`, the REPL and SwiftData sources over, decided before a command runs (ADR 0014, ADR 0015).
 @Suite struct FullProgramTests {
     static var full: String {
         URL(fileURLWithPath: CLIRunner.binary).deletingLastPathComponent().appendingPathComponent("cdstore-full").path
@@ -57,6 +57,28 @@ import Testing
         #expect(result.status == 4)
         #expect(result.stderr == "error: reading SwiftData sources needs cdstore-full, installed beside cdstore; it is "
                 + "not there (make install installs both)\n")
+    }
+
+    /// The hand-over is decided from the arguments before anything runs: a write naming Swift sources is refused
+    /// by the lean program alone before it opens, let alone creates, the store.
+    @Test func swiftSourcesAreRecognisedBeforeTheStoreIsOpened() throws {
+        let folder = try temporaryDirectory()
+        let model = folder.appendingPathComponent("Note.swift").path
+        try Data(Self.note.utf8).write(to: URL(fileURLWithPath: model))
+        let store = folder.appendingPathComponent("New.sqlite").path
+        let result = try ProcessRunner.run(try Self.leanAlone(), ["insert", "Note", "title=a", "--model", model, "--store", store])
+        #expect(result.status == 4)
+        #expect(result.stderr.hasPrefix("error: reading SwiftData sources needs cdstore-full"))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    /// The REPL runs in `cdstore-full` only (any statement may read Swift sources or need the web server's
+    /// program): the lean program alone says so, rather than running a session that may fail midway.
+    @Test func withoutTheFullProgramTheREPLSaysWhatIsMissing() throws {
+        let result = try ProcessRunner.run(try Self.leanAlone(), ["repl", "--store", "/nonexistent.sqlite"], stdin: "")
+        #expect(result.status == 4)
+        #expect(result.stderr == "error: the REPL needs cdstore-full, installed beside cdstore; it is not there "
+                + "(make install installs both)\n")
     }
 
     @Test func withoutTheFullProgramServeSaysWhatIsMissing() throws {
