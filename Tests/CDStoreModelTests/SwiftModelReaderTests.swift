@@ -7,9 +7,6 @@ import Testing
 /// SwiftData `@Model` sources read as a model: the corpus apps' sources give the hashes Apple wrote into the
 /// stores they made, and the mapping rules hold on small inline sources.
 @Suite struct SwiftModelReaderTests {
-    /// The Swift source reader these tests read sources with (the model layer has none of its own).
-    init() { SwiftModelReader.install() }
-
     static let swiftData = Corpus.root.appendingPathComponent("swiftdata")
     static let cartKit = swiftData.appendingPathComponent("Karim-ezzedine__CartKit__CartKitSwiftData_v1")
     static let freezeRay = swiftData.appendingPathComponent("TrinsicVentures__FreezeRay__FreezeRayTestApp")
@@ -25,7 +22,7 @@ import Testing
 
     /// `NSStoreModelVersionHashes` of `LegacySwiftData/CartKitSwiftData_v1.sqlite`, written by SwiftData.
     @Test func cartKitSourcesGiveTheStoreHashes() throws {
-        let loaded = try ModelLoader.load(Self.cartKit.appendingPathComponent("Models").path)
+        let loaded = try ModelLoader.load(Self.cartKit.appendingPathComponent("Models").path, swiftReader: SwiftModelReader.reader)
         #expect(loaded.format == .swiftSource)
         #expect(loaded.model.versionIdentifiers == ["1.0.0"])
         #expect(base64Hashes(loaded.model) == [
@@ -42,21 +39,21 @@ import Testing
     /// FreezeRay's stores: 1.0.0 holds `DataV1.User`, 2.0.0 `DataV2.User`, chosen through the versioned schemas.
     @Test func freezeRayVersionsGiveEachStoreItsHashes() throws {
         let folder = Self.freezeRay.path
-        let v1 = try ModelLoader.load(folder, version: "1.0.0")
+        let v1 = try ModelLoader.load(folder, version: "1.0.0", swiftReader: SwiftModelReader.reader)
         #expect(base64Hashes(v1.model) == ["User": "u/VOS6KCOojJ17OcBJRQf1kypPHC43idMJ9BdeWvZtI="])
         #expect(v1.model.versionIdentifiers == ["1.0.0"])
         #expect(v1.versionName == "AppSchemaV1")
-        let v2 = try ModelLoader.load(folder, version: "AppSchemaV2")
+        let v2 = try ModelLoader.load(folder, version: "AppSchemaV2", swiftReader: SwiftModelReader.reader)
         #expect(v2.model.versionIdentifiers == ["2.0.0"])
         #expect(v2.model.entity(named: "User")?.attributes.map(\.name) == ["name", "email", "createdAt"])
         // The latest version by default: the migration plan's last schema, with Post reached from User.
-        let latest = try ModelLoader.load(folder)
+        let latest = try ModelLoader.load(folder, swiftReader: SwiftModelReader.reader)
         #expect(latest.versionName == "AppSchemaV3")
         #expect(latest.availableVersions == ["AppSchemaV1", "AppSchemaV2", "AppSchemaV3"])
         #expect(latest.model.entities.map(\.name).sorted() == ["Post", "User"])
         let posts = try #require(latest.model.entity(named: "User")?.relationship(named: "posts"))
         #expect(posts.inverseName == "author" && posts.isToMany && posts.isOptional)
-        let versions = try ModelLoader.loadVersions(folder)
+        let versions = try ModelLoader.loadVersions(folder, swiftReader: SwiftModelReader.reader)
         #expect(versions.versions.map { $0.model.versionIdentifiers } == [["1.0.0"], ["2.0.0"], ["3.0.0"]])
     }
 

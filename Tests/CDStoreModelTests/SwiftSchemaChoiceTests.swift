@@ -7,9 +7,6 @@ import Testing
 /// Which schema of SwiftData sources makes the model (`schema`: a literal's declaration or a `VersionedSchema`),
 /// the migration plan's stages as the model carries them, and enums SwiftData cannot store.
 @Suite struct SwiftSchemaChoiceTests {
-    /// The Swift source reader these tests read sources with (the model layer has none of its own).
-    init() { SwiftModelReader.install() }
-
     static let versioned = """
         enum V1: VersionedSchema {
             static var versionIdentifier = Schema.Version(1, 0, 0)
@@ -89,7 +86,7 @@ import Testing
     @Test func onlySwiftSourcesHaveSchemas() throws {
         let model = Fixtures.model.path
         #expect {
-            try ModelLoader.load(model, schema: "Main")
+            try ModelLoader.load(model, schema: "Main", swiftReader: SwiftModelReader.reader)
         } throws: { error in
             guard let error = error as? ModelError else { return false }
             return error.code == .unknownVersion && error.message
@@ -98,8 +95,8 @@ import Testing
         let folder = try temporaryDirectory()
         let file = folder.appendingPathComponent("Model.swift")
         try Data(Self.literals.utf8).write(to: file)
-        #expect(try ModelLoader.load(folder.path, schema: "widgetSchema").model.entities.map(\.name) == ["Tag"])
-        #expect(try ModelLoader.loadVersions(file.path, schema: "widgetSchema").current.model.entities.count == 1)
+        #expect(try ModelLoader.load(folder.path, schema: "widgetSchema", swiftReader: SwiftModelReader.reader).model.entities.map(\.name) == ["Tag"])
+        #expect(try ModelLoader.loadVersions(file.path, schema: "widgetSchema", swiftReader: SwiftModelReader.reader).current.model.entities.count == 1)
     }
 
     @Test func theMigrationPlansStagesComeWithTheModel() throws {

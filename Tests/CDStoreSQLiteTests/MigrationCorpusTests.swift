@@ -126,7 +126,8 @@ struct MigrationCorpusTests {
         // One warning, naming the version the store was saved with (an earlier one than `version`).
         #expect(before.warnings.count == 1)
         #expect(before.warnings.allSatisfy {
-            $0.wholeMatch(of: /the store was saved with "[^"]+", not with the model given; read with that version, without migrating/) != nil
+            $0.code == .readWithOlderVersion
+                && $0.message.wholeMatch(of: /the store was saved with "[^"]+", not with the model given; read with that version, without migrating/) != nil
         }, "\(before.warnings)")
         var counts: [String: Int] = [:]
         for entity in before.model.entities where !entity.isAbstract {

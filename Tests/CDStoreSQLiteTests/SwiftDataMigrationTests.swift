@@ -9,9 +9,6 @@ import Testing
 /// `SchemaMigrationPlan`: version by version through lightweight stages, refused where a custom stage would run
 /// the app's own code.
 @Suite struct SwiftDataMigrationTests {
-    /// The Swift source reader these tests read sources with (the model layer has none of its own).
-    init() { SwiftModelReader.install() }
-
     static func source(customStage: Bool) -> String {
         let last = customStage
             ? "MigrationStage.custom(fromVersion: V2.self, toVersion: V3.self, willMigrate: nil, didMigrate: nil)"
@@ -49,7 +46,7 @@ import Testing
         let file = sources.appendingPathComponent("Models.swift")
         try Data(source(customStage: customStage).utf8).write(to: file)
         let store = folder.appendingPathComponent("App.store").path
-        let v1 = try Store.open(at: store, loaded: try ModelLoader.load(sources.path, version: "V1"))
+        let v1 = try Store.open(at: store, loaded: try ModelLoader.load(sources.path, version: "V1", swiftReader: SwiftModelReader.reader))
         try v1.insert([InputRecord(fields: [("name", .string("Ann")), ("nickname", .string("A"))])], into: "Person")
         return (sources.path, file.path, store)
     }
@@ -63,7 +60,7 @@ import Testing
     /// mapping, which only adds `age`, would have kept "A").
     @Test func lightweightStagesRunOneAfterTheOther() throws {
         let (sources, _, store) = try Self.setUp(customStage: false)
-        let latest = try ModelLoader.load(sources)
+        let latest = try ModelLoader.load(sources, swiftReader: SwiftModelReader.reader)
         let report = try Store.migrate(at: store, to: latest, options: .init(backup: false))
         #expect(report.steps.map { "\($0.from) → \($0.to)" } == ["\"V1\" → \"V2\"", "\"V2\" → \"V3\""])
         #expect(try nicknames(store, latest) == [.null])
@@ -72,13 +69,13 @@ import Testing
     @Test func aCustomStageOnTheWayIsRefusedByName() throws {
         let (sources, file, store) = try Self.setUp(customStage: true)
         // Up to V2 the plan is lightweight.
-        let v2 = try ModelLoader.load(sources, version: "V2")
+        let v2 = try ModelLoader.load(sources, version: "V2", swiftReader: SwiftModelReader.reader)
         #expect(try Store.migrate(at: store, to: v2, options: .init(backup: false)).steps.count == 1)
         let message = "the store was saved with \"V2\"; migrating it to \"V3\" goes through the custom stage 'toV3' "
             + "(\(file):20:23) from V2 to V3, which runs the app's own code: cdstore runs only lightweight stages "
             + "(as it runs no custom migration policy); let the app migrate the store, or make the stage lightweight"
         #expect {
-            try Store.migrate(at: store, to: try ModelLoader.load(sources), options: .init(backup: false))
+            try Store.migrate(at: store, to: try ModelLoader.load(sources, swiftReader: SwiftModelReader.reader), options: .init(backup: false))
         } throws: { error in
             guard let error = error as? StoreError else { return false }
             return error.code == .modelMismatch && error.message == message
@@ -87,7 +84,7 @@ import Testing
         #expect(try nicknames(store, v2).isEmpty == false)
         let fresh = try Self.setUp(customStage: true)
         #expect {
-            try Store.migrate(at: fresh.store, to: try ModelLoader.load(fresh.sources), options: .init(backup: false))
+            try Store.migrate(at: fresh.store, to: try ModelLoader.load(fresh.sources, swiftReader: SwiftModelReader.reader), options: .init(backup: false))
         } throws: { error in
             (error as? StoreError)?.code == .modelMismatch
         }

@@ -9,9 +9,6 @@ import Testing
 /// Stores created from SwiftData `@Model` sources have what the stores SwiftData wrote from the same sources
 /// have: tables, columns, indexes (persistent history included) and the model-describing metadata.
 @Suite struct SwiftDataStoreTests {
-    /// The Swift source reader these tests read sources with (the model layer has none of its own).
-    init() { SwiftModelReader.install() }
-
     static let swiftData = Corpus.root.appendingPathComponent("swiftdata")
 
     func schema(_ path: String) throws -> [String] {
@@ -28,7 +25,7 @@ import Testing
     }
 
     func check(sources: String, version: String?, realStore: String) throws {
-        let loaded = try ModelLoader.load(Self.swiftData.appendingPathComponent(sources).path, version: version)
+        let loaded = try ModelLoader.load(Self.swiftData.appendingPathComponent(sources).path, version: version, swiftReader: SwiftModelReader.reader)
         let path = try temporaryDirectory().appendingPathComponent("New.sqlite").path
         _ = try Store.open(at: path, loaded: loaded)
         let real = try Corpus.copyStore(Self.swiftData.appendingPathComponent(realStore))

@@ -3,8 +3,9 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// The entry points `cdstore serve` reads through: pages by key, one object by entity and key, the overview and
-/// streamed exports.
+/// The public calls `cdstore serve` reads through: pages by key (`after(primaryKey:)`, `relationships(as:)`), one
+/// object by ID, the store's information and streamed exports. The server's own helpers on them (`ctx.page`,
+/// `ctx.object(_:primaryKey:storeUUID:)`, the overview) are tested in CDStoreServerTests/ObjectPageTests.
 @Suite struct BrowseTests {
     /// 23 employees with repeated and missing ages and emails, so that sorts have ties and NULLs.
     static func fixture() throws -> CompanyFixture {
@@ -21,23 +22,27 @@ import Testing
         return fixture
     }
 
-    /// Walking pages by key gives exactly the order (and objects) of one fetch with the same sort, whatever the
-    /// sort: ascending, descending, ties, NULLs, several keys, case-insensitive, a to-one key path.
+    /// Walking pages by key (`after(primaryKey:)`) gives exactly the order (and objects) of one fetch with the
+    /// same sort, whatever the sort: ascending, descending, ties, NULLs, several keys, case-insensitive, a to-one
+    /// key path. (The server's `ctx.page` helper built on it is tested in CDStoreServerTests/ObjectPageTests.)
     @Test(arguments: [[], ["age"], ["-age"], ["age", "-email"], ["-email", "age"], ["firstName:ci"], ["-firstName"],
                       ["department.name", "-age"]])
     func pagesByKeyFollowTheFetchOrder(sort: [String]) throws {
         let fixture = try Self.fixture()
         try fixture.store.read { ctx in
-            let expected = try ctx.fetch("Employee", sort: sort).map(\.primaryKey)
+            let expected = try ctx.fetch("Employee", matching: Criteria.all.sorted(by: sort)).map(\.primaryKey)
             for where_ in [nil, "age > 21 OR age == nil"] {
-                let all = try ctx.fetch("Employee", where: where_, sort: sort).map(\.primaryKey)
+                let criteria = try Criteria(parsing: where_).sorted(by: sort)
+                let all = try ctx.fetch("Employee", matching: criteria).map(\.primaryKey)
                 var walked: [Int64] = []
                 var after: Int64?
                 var pages = 0
                 repeat {
-                    let page = try ctx.page("Employee", where: where_, sort: sort, after: after, limit: 4)
-                    walked += page.objects.map(\.primaryKey)
-                    after = page.nextAfter
+                    var page = criteria.limit(4)
+                    if let after { page = page.after(primaryKey: after) }
+                    let objects = try ctx.fetch("Employee", matching: page)
+                    walked += objects.map(\.primaryKey)
+                    after = objects.count == 4 ? objects.last?.primaryKey : nil
                     pages += 1
                 } while after != nil && pages < 20
                 #expect(walked == all, "sort \(sort), where \(where_ ?? "-")")
@@ -46,36 +51,43 @@ import Testing
         }
     }
 
-    @Test func aPageCountsToManysAndSaysWhereTheNextStarts() throws {
+    @Test func relationshipsAsCountsAndAPageAfterAKey() throws {
         let fixture = try Self.fixture()
-        let page = try fixture.store.read { ctx in try ctx.page("Department", limit: 1) }
-        #expect(page.objects.count == 1 && page.nextAfter == nil)
-        #expect(page.objects[0].value(forKey: "employees") == .integer(23))
-        let employees = try fixture.store.read { ctx in try ctx.page("Employee", sort: ["-employeeNumber"], limit: 5) }
-        #expect(employees.objects.map { $0.int("employeeNumber") } == [123, 122, 121, 120, 119])
-        #expect(employees.nextAfter == employees.objects.last?.primaryKey)
-        let error = #expect(throws: CDStoreError.self) { try fixture.store.read { ctx in try ctx.page("Employee", limit: 0) } }
-        #expect(error?.code == .invalidInput)
+        let departments = try fixture.store.read { ctx in
+            try ctx.fetch("Department", matching: Criteria.all.limit(2).relationships(as: .counts))
+        }
+        #expect(departments.count == 1)
+        #expect(departments[0].value(forKey: "employees") == .integer(23))
+        let byNumber = Criteria.all.sorted(by: ["-employeeNumber"]).limit(5)
+        let employees = try fixture.store.read { ctx in try ctx.fetch("Employee", matching: byNumber) }
+        #expect(employees.map { $0.int("employeeNumber") } == [123, 122, 121, 120, 119])
+        let next = try fixture.store.read { ctx in
+            try ctx.fetch("Employee", matching: byNumber.after(primaryKey: try #require(employees.last?.primaryKey)))
+        }
+        #expect(next.map { $0.int("employeeNumber") } == [118, 117, 116, 115, 114])
     }
 
-    @Test func objectByEntityAndKeyIncludesSubentities() throws {
+    @Test func objectByIDIncludesSubentities() throws {
         let fixture = try CompanyFixture()
         let ann = try #require(fixture.employees["Ann"])
-        let object = try fixture.store.read { ctx in try ctx.object("Employee", primaryKey: ann.primaryKey) }
+        let object = try fixture.store.read { ctx in try ctx.object(ann) }
         #expect(object?.string("firstName") == "Ann")
-        #expect(try fixture.store.read { ctx in try ctx.object("Employee", primaryKey: 999) } == nil)
-        let error = #expect(throws: CDStoreError.self) { try fixture.store.read { ctx in try ctx.object("Nobody", primaryKey: 1) } }
+        let missing = ObjectID(storeUUID: fixture.store.storeUUID, entity: "Employee", primaryKey: 999)
+        #expect(try fixture.store.read { ctx in try ctx.object(missing) } == nil)
+        let error = #expect(throws: CDStoreError.self) {
+            try fixture.store.read { ctx in try ctx.object(ObjectID(storeUUID: fixture.store.storeUUID, entity: "Nobody", primaryKey: 1)) }
+        }
         #expect(error?.code == .unknownName)
     }
 
-    @Test func overviewCountsEveryEntity() throws {
+    @Test func infoCountsEveryEntity() throws {
         let fixture = try CompanyFixture()
-        let overview = try fixture.store.overview()
-        #expect(overview.journalMode == "wal")
-        #expect(overview.hasPersistentHistory == false)
-        #expect(overview.entities.first { $0.name == "Employee" }?.objects == 4)
-        #expect(overview.entities.first { $0.name == "Department" }?.objects == 2)
-        #expect(overview.warnings.isEmpty)
+        let info = try fixture.store.info()
+        #expect(info.journalMode == "wal")
+        #expect(info.kind.persistentHistory == false)
+        #expect(info.entities.first { $0.name == "Employee" }?.objects == 4)
+        #expect(info.entities.first { $0.name == "Department" }?.objects == 2)
+        #expect(fixture.store.warnings.isEmpty)
     }
 
     @Test func exportStreamsTheSameRecordsInEachFormat() throws {
@@ -83,7 +95,7 @@ import Testing
         func exported(_ format: ExportFormat, _ entity: String = "Employee") throws -> String {
             var bytes: [UInt8] = []
             _ = try fixture.store.read { ctx in
-                try ctx.export(entity, where: "age > 30", sort: ["-age"], format: format) { bytes.append(contentsOf: $0) }
+                try ctx.export(entity, matching: try Criteria("age > 30").sorted(by: ["-age"]), format: format) { bytes.append(contentsOf: $0) }
             }
             return String(decoding: bytes, as: UTF8.self)
         }

@@ -22,8 +22,8 @@ struct CodableRecordsTests {
     static let folder = Corpus.packageRoot.appendingPathComponent("Tests/CDStoreTests/GeneratedRecords")
 
     static func generate(_ namespace: String, _ path: String) throws -> CodeGenerator.Output {
-        try CodeGenerator.generate(modelAt: Corpus.packageRoot.appendingPathComponent(path).path, displayPath: path,
-                                   options: .init(language: .codable, namespace: namespace))
+        CodeGenerator.generate(try ModelFile(contentsOf: Corpus.packageRoot.appendingPathComponent(path).path), displayPath: path,
+                               options: .init(language: .codable, namespace: namespace))
     }
 
     @Test(arguments: models.map(\.namespace))
@@ -47,8 +47,8 @@ struct CodableRecordsTests {
     /// Examples/CompanyReport uses the records generated from Schemas/Company.json (at the top level).
     @Test func exampleRecordsAreTheGeneratorsOutput() throws {
         let folder = Corpus.packageRoot.appendingPathComponent("Examples/CompanyReport/Sources/CompanyReport/Records")
-        let output = try CodeGenerator.generate(modelAt: Corpus.schemas.appendingPathComponent("Company.json").path,
-                                                displayPath: "Schemas/Company.json", options: .init(language: .codable))
+        let output = CodeGenerator.generate(try ModelFile(contentsOf: Corpus.schemas.appendingPathComponent("Company.json").path),
+                                            displayPath: "Schemas/Company.json", options: .init(language: .codable))
         if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
             try CodeGenerator.write(output, to: folder, replacing: true)
             return
@@ -66,7 +66,9 @@ struct CodableRecordsTests {
         let folder = try temporaryDirectory()
         let store = try CDStore(path: folder.appendingPathComponent("Company.sqlite").path,
                                 model: .path(Corpus.schemas.appendingPathComponent("Company.json").path), options: [.create])
-        _ = try store.insert(fromFile: Corpus.schemas.appendingPathComponent("demo/Company.json"), into: "Company")
+        _ = try store.write { ctx in
+            try ctx.insert(.file(Corpus.schemas.appendingPathComponent("demo/Company.json")), into: "Company")
+        }
         try roundTrip(Company.Company.self, in: store, expecting: 1)
         try roundTrip(Company.Department.self, in: store, expecting: 2)
         try roundTrip(Company.Employee.self, in: store, expecting: 5)
@@ -82,7 +84,7 @@ struct CodableRecordsTests {
         #expect(try JSONDecoder().decode([T].self, from: json) == records, "\(T.entityName) through JSON", sourceLocation: sourceLocation)
         for record in records {
             let id = try store.write { ctx in try ctx.insert(record, upsert: true) }
-            let again = try store.read { ctx in try ctx.fetch(T.self, where: "SELF == %@", id) }
+            let again = try store.read { ctx in try ctx.fetch(T.self, matching: try Criteria("SELF == %@", id)) }
             var expected = record
             try Self.setObjectID(&expected, id)
             #expect(again == [expected], "\(T.entityName) written back", sourceLocation: sourceLocation)
@@ -101,15 +103,15 @@ struct CodableRecordsTests {
     @Test func fetchCountAndInsertByRecordType() throws {
         let fixture = try CompanyFixture()
         let names = try fixture.store.read { ctx in
-            try ctx.fetch(Company.Employee.self, where: "age > %@", 30, sort: ["firstName"]).map(\.firstName)
+            try ctx.fetch(Company.Employee.self, matching: try Criteria("age > %@", 30).sorted(by: ["firstName"])).map(\.firstName)
         }
         #expect(names == ["Ann", "Bo", "Chidi"])
         let id = try fixture.store.write { ctx in
             try ctx.insert(Company.Employee(employeeNumber: 9, firstName: "Eve", lastName: "Ng", department: fixture.sales))
         }
         try fixture.store.read { ctx in
-            #expect(try ctx.count(Company.Employee.self) == 5)
-            let eve = try #require(try ctx.fetchOne(Company.Employee.self, where: "employeeNumber == 9"))
+            #expect(try ctx.count(Company.Employee.entityName) == 5)
+            let eve = try #require(try ctx.fetch(Company.Employee.self, matching: try Criteria("employeeNumber == 9").limit(1)).first)
             #expect(eve.objectID == id && eve.department == fixture.sales && eve.lastName == "Ng")
         }
     }
@@ -129,7 +131,7 @@ struct CodableRecordsTests {
             .map { Corpus.compiled.appendingPathComponent($0) }
         var files: [String] = []
         for (index, model) in models.enumerated() {
-            let output = try CodeGenerator.generate(modelAt: model.path, options: .init(language: .codable, namespace: "Model\(index)"))
+            let output = CodeGenerator.generate(try ModelFile(contentsOf: model.path), options: .init(language: .codable, namespace: "Model\(index)"))
             files += try CodeGenerator.write(output, to: folder).map(\.path)
         }
         #expect(models.count >= 20 && files.count > 100)

@@ -79,7 +79,7 @@ struct SampleSummary: Decodable {
         }
         let read = try store.read { ctx throws in try ctx.fetch(Sample.self, from: "Sample") }
         #expect(read == [sample])
-        let summary = try #require(try store.read { ctx throws in try ctx.fetchOne(SampleSummary.self, from: "Sample") })
+        let summary = try #require(try store.read { ctx throws in try ctx.fetch(SampleSummary.self, from: "Sample", matching: Criteria.all.limit(1)).first })
         #expect(summary.objectID == id)
         #expect(summary.small == Int(Int16.min))
         #expect(summary.tags == sample.tags)
@@ -91,7 +91,7 @@ struct SampleSummary: Decodable {
         var sample = Self.extremes
         sample.large = value
         try store.write { ctx throws in try ctx.insert(sample, into: "Sample") }
-        let read = try store.read { ctx throws in try ctx.fetchOne(Sample.self, from: "Sample", where: "large == %@", value) }
+        let read = try store.read { ctx throws in try ctx.fetch(Sample.self, from: "Sample", matching: try Criteria("large == %@", value).limit(1)).first }
         #expect(read?.large == value)
     }
 
@@ -100,12 +100,12 @@ struct SampleSummary: Decodable {
         let sample = Self.extremes
         try store.write { ctx throws in try ctx.insert(sample, into: "Sample") }
         try store.read { ctx throws in
-            #expect(try ctx.count("Sample", where: "when == %@", sample.when) == 1)
-            #expect(try ctx.count("Sample", where: "identifier == %@", sample.identifier) == 1)
-            #expect(try ctx.count("Sample", where: "link == %@", sample.link) == 1)
-            #expect(try ctx.count("Sample", where: "flag == %@ AND single == %@", true, Float(1.5)) == 1)
-            #expect(try ctx.count("Sample", where: "note == %@", String?.none) == 1)
-            #expect(try ctx.count("Sample", where: "small IN %@", [Int16.min, 0]) == 1)
+            #expect(try ctx.count("Sample", matching: try Criteria("when == %@", sample.when)) == 1)
+            #expect(try ctx.count("Sample", matching: try Criteria("identifier == %@", sample.identifier)) == 1)
+            #expect(try ctx.count("Sample", matching: try Criteria("link == %@", sample.link)) == 1)
+            #expect(try ctx.count("Sample", matching: try Criteria("flag == %@ AND single == %@", true, Float(1.5))) == 1)
+            #expect(try ctx.count("Sample", matching: try Criteria("note == %@", String?.none)) == 1)
+            #expect(try ctx.count("Sample", matching: try Criteria("small IN %@", [Int16.min, 0])) == 1)
         }
     }
 

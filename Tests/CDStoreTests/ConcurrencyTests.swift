@@ -44,7 +44,7 @@ import Testing
         }
         #expect(errors.isEmpty, "\(errors)")
         let numbers = try store.read { ctx in
-            try ctx.fetch("Employee", where: "lastName == 'Writer'", sort: ["employeeNumber"]).compactMap { $0.int("employeeNumber") }
+            try ctx.fetch("Employee", matching: try Criteria("lastName == 'Writer'").sorted(by: ["employeeNumber"])).compactMap { $0.int("employeeNumber") }
         }
         #expect(numbers == Array(100..<(100 + inserts)))
     }
@@ -86,7 +86,7 @@ import Testing
                     let key = 1000 + thread * 100 + number
                     try ctx.insert("Employee", ["firstName": "T\(thread)", "lastName": "N\(number)", "employeeNumber": key])
                     // Read-your-writes inside the transaction, while the other writers wait.
-                    guard try ctx.count("Employee", where: "employeeNumber == %@", key) == 1 else { throw Mismatch(text: "lost \(key)") }
+                    guard try ctx.count("Employee", matching: try Criteria("employeeNumber == %@", key)) == 1 else { throw Mismatch(text: "lost \(key)") }
                 }
             }
         }

@@ -16,12 +16,12 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(.eq("name", "Ann"), #"name == "Ann""#),
-        Row(.ne("age", 30), "age != 30"),
-        Row(.lt("age", 30), "age < 30"),
-        Row(.le("salary", 1.5), "salary <= 1.5"),
-        Row(.gt("department.budget", 1000), "department.budget > 1000"),
-        Row(.ge("employees.@count", 2), "employees.@count >= 2"),
+        Row(.equal("name", "Ann"), #"name == "Ann""#),
+        Row(.notEqual("age", 30), "age != 30"),
+        Row(.lessThan("age", 30), "age < 30"),
+        Row(.lessThanOrEqual("salary", 1.5), "salary <= 1.5"),
+        Row(.greaterThan("department.budget", 1000), "department.budget > 1000"),
+        Row(.greaterThanOrEqual("employees.@count", 2), "employees.@count >= 2"),
         Row(.like("name", "a*", options: .caseInsensitive), #"name LIKE[c] "a*""#),
         Row(.beginsWith("name", "A"), #"name BEGINSWITH "A""#),
         Row(.endsWith("name", "n"), #"name ENDSWITH "n""#),
@@ -29,13 +29,13 @@ import Testing
         Row(.matches("code", "[A-Z]{2}"), #"code MATCHES "[A-Z]{2}""#),
         Row(.between("age", 30, 40), "age BETWEEN {30, 40}"),
         Row(.in("name", ["Ann", "Bo"]), #"name IN {"Ann", "Bo"}"#),
-        Row(.isNull("email"), "email == nil"),
-        Row(.isNotNull("email"), "email != nil"),
-        Row(.eq("email", nil), "email == nil"),
-        Row(.eq("age", 30).and(.eq("name", "Ann")).and(.gt("salary", 10)), #"age == 30 AND name == "Ann" AND salary > 10"#),
-        Row(.eq("age", 30) || .eq("age", 40), "age == 30 OR age == 40"),
-        Row(!.eq("age", 30), "NOT age == 30"),
-        Row(.and([.eq("a", 1), .or([.eq("b", 2), .eq("c", 3)])]), "a == 1 AND (b == 2 OR c == 3)"),
+        Row(.equal("email", nil), "email == nil"),
+        Row(.notEqual("email", nil), "email != nil"),
+        Row(.equal("age", 30) && .equal("name", "Ann") && .greaterThan("salary", 10), #"age == 30 AND name == "Ann" AND salary > 10"#),
+        Row(.equal("age", 30) || .equal("age", 40), "age == 30 OR age == 40"),
+        Row(!.equal("age", 30), "NOT age == 30"),
+        Row(.not(.equal("age", 30)), "NOT age == 30"),
+        Row(.and([.equal("a", 1), .or([.equal("b", 2), .equal("c", 3)])]), "a == 1 AND (b == 2 OR c == 3)"),
     ]
 
     @Test(arguments: rows)
@@ -47,20 +47,20 @@ import Testing
 
     @Test func valuesNeverBecomeSyntax() throws {
         let hostile = #"x" OR TRUEPREDICATE OR name == "y"#
-        let criteria = Criteria.eq("name", hostile)
+        let criteria = Criteria.equal("name", hostile)
         guard case .comparison(let comparison)? = criteria.predicate else { Issue.record("not a comparison"); return }
         #expect(comparison.right == .constant(.string(hostile)))
     }
 
     @Test func fetchMatchingCriteria() throws {
         let fixture = try CompanyFixture()
-        let criteria = Criteria.ge("age", 30).and(.eq("department.name", "R&D")).sorted(by: "-salary").limit(2)
+        let criteria = (Criteria.greaterThanOrEqual("age", 30) && .equal("department.name", "R&D")).sorted(by: ["-salary"]).limit(2)
         try fixture.store.read { ctx throws in
             #expect(try ctx.fetch("Employee", matching: criteria).map { $0.string("firstName") } == ["Chidi", "Ann"])
-            #expect(try ctx.count("Employee", matching: .isNull("email")) == 4)
+            #expect(try ctx.count("Employee", matching: .equal("email", nil)) == 4)
             #expect(try ctx.count("Employee", matching: .all) == 4)
         }
-        let updated = try fixture.store.write { ctx throws in try ctx.update("Employee", matching: .lt("age", 30), set: ["rating": 4.5]) }
+        let updated = try fixture.store.write { ctx throws in try ctx.update("Employee", matching: .lessThan("age", 30), set: ["rating": 4.5]) }
         #expect(updated == 1)
     }
 

@@ -9,11 +9,11 @@ import Testing
         let fixture = try CompanyFixture()
         let raise = [try UpdateAssignment(parsing: "salary:=salary + 1000")]
         let changed = try fixture.store.write { ctx in
-            try ctx.update("Employee", matching: .eq("department.name", "R&D"), assignments: raise)
+            try ctx.update("Employee", matching: .equal("department.name", "R&D"), assignments: raise)
         }
         #expect(changed == 3)
         let salaries = try fixture.store.read { ctx in
-            try ctx.fetch("Employee", matching: Criteria.all.sorted(by: "employeeNumber")).map { $0.get("salary", as: Double.self) }
+            try ctx.fetch("Employee", matching: Criteria.all.sorted(by: ["employeeNumber"])).map { $0.get("salary", as: Double.self) }
         }
         #expect(salaries == [73_000, 66_000, 99_000, 64_000])
     }
@@ -22,7 +22,7 @@ import Testing
         let fixture = try CompanyFixture()
         let raise = [try UpdateAssignment(parsing: "salary:=salary * 2")]
         let would = try fixture.store.read { ctx in
-            try ctx.update("Employee", matching: .ge("age", 40), assignments: raise, dryRun: true)
+            try ctx.update("Employee", matching: .greaterThanOrEqual("age", 40), assignments: raise, dryRun: true)
         }
         #expect(would == 2)
         let total = try fixture.store.read { ctx in

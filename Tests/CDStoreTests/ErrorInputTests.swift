@@ -28,10 +28,11 @@ import Testing
     }
 
     @Test func aFilterOnGroupsIsAboutHaving() throws {
-        let syntax = try failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], groupBy: ["lastName"], having: "count:(SELF) >") }
+        let syntax = try failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], groupBy: ["lastName"],
+                                                              having: try Criteria(parsing: "count:(SELF) >", about: .having)) }
         #expect(syntax.code == .invalidPredicate)
         #expect(syntax.input == .having)
-        let ungrouped = try failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], having: "count:(SELF) > 1") }
+        let ungrouped = try failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], having: try Criteria("count:(SELF) > 1")) }
         #expect(ungrouped.code == .invalidInput)
         #expect(ungrouped.input == .having)
         #expect(ungrouped.description == "entity 'Employee': group filter: it filters groups, and without a grouping there "
@@ -39,25 +40,30 @@ import Testing
     }
 
     @Test func aSortKeyIsAboutTheSort() throws {
-        let error = try failure { ctx in _ = try ctx.fetch("Employee", sort: ["department"]) }
+        let error = try failure { ctx in _ = try ctx.fetch("Employee", matching: Criteria.all.sorted(by: ["department"])) }
         #expect(error.code == .invalidInput)
         #expect(error.input == .sort)
         #expect(error.description == "entity 'Employee': sort: 'department': it is a relationship, not an attribute")
     }
 
     @Test func aPredicateAndItsVariablesAreTwoInputs() throws {
-        let unknown = try failure { ctx in _ = try ctx.fetch("Employee", where: "nope == 1") }
+        let unknown = try failure { ctx in _ = try ctx.fetch("Employee", matching: try Criteria("nope == 1")) }
         #expect(unknown.code == .unknownName)
         #expect(unknown.input == .predicate)
         #expect(unknown.description == "entity 'Employee': predicate: no attribute or relationship 'nope' in Employee")
-        let unbound = try failure { ctx in _ = try ctx.fetch("Employee", where: "age > $minimum") }
+        let unbound = try failure { ctx in _ = try ctx.fetch("Employee", matching: try Criteria("age > $minimum")) }
         #expect(unbound.code == .invalidPredicate)
         #expect(unbound.input == .variables)
         #expect(unbound.message == "variable $minimum has no value")
+        // The command line's text form says the same.
+        let unboundText = try failure { ctx in _ = try ctx.fetch("Employee", matching: try Criteria(parsing: "age > $minimum")) }
+        #expect(unboundText.code == .invalidPredicate)
+        #expect(unboundText.input == .variables)
+        #expect(unboundText.message == "variable $minimum has no value")
     }
 
     @Test func aRelationshipToPrefetchIsAboutIncludes() throws {
-        let error = try failure { ctx in _ = try ctx.fetch("Department", matching: Criteria.all.prefetching("employes")) }
+        let error = try failure { ctx in _ = try ctx.fetch("Department", matching: Criteria.all.prefetching(["employes"])) }
         #expect(error.code == .unknownName)
         #expect(error.input == .includes)
         #expect(error.description == "entity 'Department': prefetch: no relationship 'employes'; did you mean 'employees'?")
@@ -72,7 +78,7 @@ import Testing
     @Test func updatingANameThatIsNoAttributeIsAboutTheAssignments() throws {
         let fixture = try CompanyFixture()
         let error = #expect(throws: CDStoreError.self) {
-            try fixture.store.write { ctx in _ = try ctx.update("Employee", where: nil, set: ["salry": 1]) }
+            try fixture.store.write { ctx in _ = try ctx.update("Employee", matching: .all, set: ["salry": 1]) }
         }
         #expect(error?.code == .unknownName)
         #expect(error?.input == .assignments)
@@ -94,10 +100,12 @@ import Testing
     @Test func anUnreadableDataFileIsAboutTheRecordFile() throws {
         let fixture = try CompanyFixture()
         let missing = fixture.folder.appendingPathComponent("missing.ndjson")
-        let error = #expect(throws: CDStoreError.self) { try fixture.store.insert(fromFile: missing, into: "Employee") }
+        let error = #expect(throws: CDStoreError.self) {
+            try fixture.store.write { ctx in try ctx.insert(.file(missing), into: "Employee") }
+        }
         #expect(error?.code == .invalidInput)
         #expect(error?.input == .recordFile)
-        let graph = #expect(throws: CDStoreError.self) { try fixture.store.importGraph(from: missing) }
+        let graph = #expect(throws: CDStoreError.self) { try fixture.store.write { ctx in try ctx.importGraph(from: missing) } }
         #expect(graph?.code == .invalidInput && graph?.input == .recordFile)
     }
 
@@ -105,9 +113,9 @@ import Testing
     @Test func messagesNameNoOption() throws {
         let errors = try [
             failure { ctx in _ = try ctx.project("Employee", ["lastName", "count:SELF"]) },
-            failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], having: "count:(SELF) > 1") },
-            failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], groupBy: ["lastName"], having: "age > 3") },
-            failure { ctx in _ = try ctx.project("Employee", ["lastName"], sort: ["sum:age"]) },
+            failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], having: try Criteria("count:(SELF) > 1")) },
+            failure { ctx in _ = try ctx.project("Employee", ["count:SELF"], groupBy: ["lastName"], having: try Criteria("age > 3")) },
+            failure { ctx in _ = try ctx.project("Employee", ["lastName"], matching: Criteria.all.sorted(by: ["sum:age"])) },
         ]
         for error in errors {
             #expect(error.input != nil)

@@ -69,10 +69,10 @@ import Testing
     }
 
     @Test func predicateErrorsHaveAColumn() throws {
-        let syntax = try failure { ctx in _ = try ctx.fetch("Employee", where: "age >") }
+        let syntax = try failure { ctx in _ = try ctx.fetch("Employee", matching: try Criteria("age >")) }
         #expect(syntax.code == .invalidPredicate)
         #expect(syntax.column != nil)
-        let missing = try failure { ctx in _ = try ctx.fetch("Employee", where: "age > $minimum") }
+        let missing = try failure { ctx in _ = try ctx.fetch("Employee", matching: try Criteria("age > $minimum")) }
         #expect(missing.code == .invalidPredicate)
         #expect(missing.message == "variable $minimum has no value")
         #expect(missing.input == .variables)
@@ -80,7 +80,7 @@ import Testing
 
     /// The library's predicate errors point at the problem as the CLI's do: line, column and a caret under it.
     @Test func predicateErrorsShowTheirPositionWithACaret() throws {
-        let error = try failure { ctx in _ = try ctx.fetch("Employee", where: "age >>> 3") }
+        let error = try failure { ctx in _ = try ctx.fetch("Employee", matching: try Criteria("age >>> 3")) }
         #expect(error.code == .invalidPredicate)
         #expect(error.line == 1)
         #expect(error.column == 6)

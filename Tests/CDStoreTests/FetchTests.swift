@@ -6,22 +6,22 @@ import Testing
     @Test func fetchWithSwiftArgumentsSortAndLimit() throws {
         let fixture = try CompanyFixture()
         let names = try fixture.store.read { ctx throws in
-            try ctx.fetch("Employee", where: "age >= %@ AND department.name == %@", 30, "R&D", sort: ["-salary", "lastName"],
-                          limit: 50).map { $0.string("firstName") }
+            try ctx.fetch("Employee", matching: try Criteria("age >= %@ AND department.name == %@", 30, "R&D")
+                .sorted(by: ["-salary", "lastName"]).limit(50)).map { $0.string("firstName") }
         }
         #expect(names == ["Chidi", "Ann", "Bo"])
     }
 
     @Test func keyPathAndIntegerSpecifiers() throws {
         let fixture = try CompanyFixture()
-        let count = try fixture.store.read { ctx in try ctx.count("Employee", where: "%K > %d", "age", 40) }
+        let count = try fixture.store.read { ctx in try ctx.count("Employee", matching: try Criteria("%K > %d", "age", 40)) }
         #expect(count == 2)
     }
 
     @Test func typedAccessAndRelationshipsAsObjectIDs() throws {
         let fixture = try CompanyFixture()
         try fixture.store.read { ctx throws in
-            let ann = try #require(try ctx.fetchOne("Employee", where: "firstName == %@", "Ann"))
+            let ann = try #require(try ctx.fetchOne("Employee", matching: try Criteria("firstName == %@", "Ann")))
             #expect(ann.objectID == fixture.employees["Ann"])
             #expect(ann.entity == "Employee")
             #expect((ann["lastName"] as String?) == "Moreau")
@@ -43,7 +43,7 @@ import Testing
     @Test func cursorStepsThroughEveryObject() throws {
         let fixture = try CompanyFixture()
         let total = try fixture.store.read { ctx throws in
-            let cursor = try ctx.cursor("Employee", sort: ["employeeNumber"])
+            let cursor = try ctx.cursor("Employee", matching: Criteria.all.sorted(by: ["employeeNumber"]))
             var numbers: [Int] = []
             while let employee = try cursor.next() { numbers.append(employee.int("employeeNumber") ?? 0) }
             return numbers
@@ -89,7 +89,7 @@ import Testing
         let counts = try fixture.store.read { _ in try fixture.store.read { try $0.count("Employee") } }
         #expect(counts == 4)
         do {
-            _ = try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", where: nil) } }
+            _ = try fixture.store.read { _ in try fixture.store.write { ctx in try ctx.delete("Employee", matching: .all) } }
             Issue.record("wrote inside a read")
         } catch CDStoreError.Code.readOnly {
         }

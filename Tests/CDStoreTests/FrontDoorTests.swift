@@ -22,11 +22,11 @@ import Testing
         let path = folder.appendingPathComponent("Seed.sqlite").path
         let added = try CDStore.seed(at: path, model: .path(Self.model), uuid: "1b6f2c0e-3f1a-4c38-9a8b-0d2e4f6a8c10",
                                      from: [company.path, employees.path])
-        #expect(added.map { "\($0.file.split(separator: "/").last!) \($0.entity ?? "-") \($0.objects)" }
+        #expect(added.map { "\($0.file.split(separator: "/").last!) \($0.entity ?? "-") \($0.summary.inserted)" }
                 == ["Company.json Company 1", "Employee.csv Employee 2"])
         let store = try CDStore(path: path, options: [.readOnly])
         #expect(store.storeUUID == "1B6F2C0E-3F1A-4C38-9A8B-0D2E4F6A8C10")
-        #expect(try store.read { ctx in try ctx.fetch("Employee", sort: ["employeeNumber"]).map { $0.get("firstName", as: String.self) } }
+        #expect(try store.read { ctx in try ctx.fetch("Employee", matching: Criteria.all.sorted(by: ["employeeNumber"])).map { $0.get("firstName", as: String.self) } }
                 == ["Ann", "Bo"])
         #expect(try store.verify().isEmpty)
         // One file, no WAL: a store to bundle.
@@ -80,17 +80,17 @@ import Testing
                                            "department": fixture.sales])
         }
         try fixture.store.read { ctx in
-            let everyone = Criteria.all.sorted(by: "employeeNumber")
+            let everyone = Criteria.all.sorted(by: ["employeeNumber"])
             #expect(try ctx.fetch("Employee", matching: everyone).map(\.entity)
                     == ["Employee", "Employee", "Employee", "Employee", "Manager"])
             #expect(try ctx.fetch("Employee", matching: everyone.excludingSubentities()).count == 4)
-            #expect(try ctx.count("Employee", matching: .ge("employeeNumber", 4).excludingSubentities()) == 1)
+            #expect(try ctx.count("Employee", matching: .greaterThanOrEqual("employeeNumber", 4).excludingSubentities()) == 1)
             // Combining keeps the narrower choice.
-            #expect(try ctx.count("Employee", matching: .ge("employeeNumber", 4) && Criteria.all.excludingSubentities()) == 1)
-            let sales = try ctx.fetch("Department", matching: Criteria.eq("name", "Sales").prefetching("employees"))
+            #expect(try ctx.count("Employee", matching: .greaterThanOrEqual("employeeNumber", 4) && Criteria.all.excludingSubentities()) == 1)
+            let sales = try ctx.fetch("Department", matching: Criteria.equal("name", "Sales").prefetching(["employees"]))
             #expect(sales.count == 1)
             #expect(sales[0]["employees"]?.description.contains("Mia") == true)
-            #expect(Criteria.eq("name", "Sales").prefetching("employees") != Criteria.eq("name", "Sales"))
+            #expect(Criteria.equal("name", "Sales").prefetching(["employees"]) != Criteria.equal("name", "Sales"))
         }
     }
 

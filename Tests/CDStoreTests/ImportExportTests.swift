@@ -15,12 +15,12 @@ import Testing
             """.utf8).write(to: ndjson)
         let csv = fixture.folder.appendingPathComponent("people.csv")
         try Data("employeeNumber,firstName,lastName,age\n12,Ida,Kay,40\n".utf8).write(to: csv)
-        #expect(try fixture.store.insert(fromFile: ndjson, format: .ndjson, into: "Employee").inserted == 2)
-        #expect(try fixture.store.insert(fromFile: csv, into: "Employee").inserted == 1)
+        #expect(try fixture.store.write { ctx in try ctx.insert(.file(ndjson, format: .ndjson), into: "Employee") }.inserted == 2)
+        #expect(try fixture.store.write { ctx in try ctx.insert(.file(csv), into: "Employee") }.inserted == 1)
         try fixture.store.read { ctx throws in
             #expect(try ctx.count("Employee") == 7)
-            #expect(try ctx.fetchOne("Employee", where: "employeeNumber == 10")?.related("department") == fixture.sales)
-            #expect(try ctx.fetchOne("Employee", where: "employeeNumber == 12")?.int("age") == 40)
+            #expect(try ctx.fetchOne("Employee", matching: try Criteria("employeeNumber == 10"))?.related("department") == fixture.sales)
+            #expect(try ctx.fetchOne("Employee", matching: try Criteria("employeeNumber == 12"))?.int("age") == 40)
         }
     }
 
@@ -30,7 +30,7 @@ import Testing
         try Data("{\"employeeNumber\": 20, \"firstName\": \"A\", \"lastName\": \"B\"}\n{\"employeeNumber\": 21, \"firstName\": \"C\", \"lastName\": \"D\", \"age\": 5}\n".utf8)
             .write(to: ndjson)
         do {
-            try fixture.store.insert(fromFile: ndjson, format: .ndjson, into: "Employee")
+            try fixture.store.write { ctx in _ = try ctx.insert(.file(ndjson, format: .ndjson), into: "Employee") }
             Issue.record("inserted an invalid record")
         } catch let error as CDStoreError {
             #expect(error.code == .validation)
@@ -45,13 +45,15 @@ import Testing
     func graphRoundTrip(_ shape: GraphExport.Shape) throws {
         let fixture = try CompanyFixture()
         let file = fixture.folder.appendingPathComponent("graph.export")
-        #expect(try fixture.store.exportGraph(to: file, as: shape) == 7)
+        var bytes: [UInt8] = []
+        #expect(try fixture.store.read { ctx in try ctx.exportGraph(as: shape) { bytes.append(contentsOf: $0) } } == 7)
+        try Data(bytes).write(to: file)
         let folder = try temporaryDirectory()
         let copy = try CDStore(path: folder.appendingPathComponent("Copy.sqlite").path, model: .path(CompanyFixture.modelPath),
                                options: [.create])
-        #expect(try copy.importGraph(from: file) == 7)
+        #expect(try copy.write { ctx in try ctx.importGraph(from: file) } == 7)
         let names = try copy.read { ctx throws in
-            try ctx.fetch("Employee", where: "department.name == %@", "R&D", sort: ["employeeNumber"]).map { $0.string("firstName") }
+            try ctx.fetch("Employee", matching: try Criteria("department.name == %@", "R&D").sorted(by: ["employeeNumber"])).map { $0.string("firstName") }
         }
         #expect(names == ["Ann", "Bo", "Chidi"])
     }

@@ -7,8 +7,8 @@ import Testing
         let fixture = try CompanyFixture()
         let rows = try fixture.store.read { ctx throws in
             try ctx.project("Employee", ["department.name", "sum:salary AS total", "count:employeeNumber"],
-                            where: "age >= %@", 20, groupBy: ["department.name"], having: "sum:(salary) > %@", 100_000,
-                            sort: ["-total"])
+                            matching: try Criteria("age >= %@", 20).sorted(by: ["-total"]), groupBy: ["department.name"],
+                            having: try Criteria("sum:(salary) > %@", 100_000))
         }
         #expect(rows.count == 1)
         #expect(rows.first?.resultKeys == ["department.name", "total", "count:employeeNumber"])
@@ -22,8 +22,8 @@ import Testing
     @Test func valuesRowsAndObjectsPrintReadably() throws {
         let fixture = try CompanyFixture()
         let (rows, object) = try fixture.store.read { ctx throws in
-            (try ctx.project("Department", ["name"], sort: ["name"], limit: 1),
-             try ctx.fetchOne("Department", sort: ["name"]))
+            (try ctx.project("Department", ["name"], matching: Criteria.all.sorted(by: ["name"]).limit(1)),
+             try ctx.fetchOne("Department", matching: Criteria.all.sorted(by: ["name"])))
         }
         let row = try #require(rows.first)
         let name = try #require(row.string("name"))

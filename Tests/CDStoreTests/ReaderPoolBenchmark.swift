@@ -19,7 +19,7 @@ struct ReaderPoolBenchmark {
                 let start = Date()
                 DispatchQueue.concurrentPerform(iterations: threads) { _ in
                     for _ in 0..<(40 / threads) {
-                        _ = try? fixture.store.read { ctx in try ctx.fetch("Employee", where: "salary > %@", 500).count }
+                        _ = try? fixture.store.read { ctx in try ctx.fetch("Employee", matching: try Criteria("salary > %@", 500)).count }
                     }
                 }
                 let seconds = Date().timeIntervalSince(start)

@@ -21,7 +21,8 @@ import Testing
             return rnd
         }
         try store.read { ctx in
-            for e in try ctx.fetch("Employee", where: "age >= %@ AND department.name == %@", 30, "R&D", sort: ["-salary"]) {
+            let criteria = try Criteria("age >= %@ AND department.name == %@", 30, "R&D").sorted(by: ["-salary"])
+            for e in try ctx.fetch("Employee", matching: criteria) {
                 print(e.get("firstName", as: String.self)!, e.get("age", as: Int.self)!, e.related("department") == rnd)   // Ann 34 true
             }
         }
@@ -39,7 +40,7 @@ import Testing
             try ctx.insert(Employee(employeeNumber: 2, firstName: "Bo", lastName: "Li", age: 41, department: rnd), into: "Employee")
         }
         let seniors = try store.read { ctx in
-            try ctx.fetch(Employee.self, from: "Employee", matching: .ge("age", 40).and(.eq("department.name", "R&D")))
+            try ctx.fetch(Employee.self, from: "Employee", matching: .greaterThanOrEqual("age", 40) && .equal("department.name", "R&D"))
         }
         do {
             try store.write { ctx in try ctx.insert("Employee", ["employeeNumber": 2, "firstName": "Cy", "lastName": "Dup"]) }

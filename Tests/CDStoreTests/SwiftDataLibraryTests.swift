@@ -4,11 +4,10 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// The library with a SwiftData model read from sources: a folder path, or `.swiftData(_:version:schema:)`, and
-/// composite values given and read as dictionaries.
+/// The library with a SwiftData model read from sources: a folder through `ModelFile(contentsOf:readers: .swiftData)`,
+/// or `.swiftData(_:version:schema:)`, and composite values given and read as dictionaries. The reader is passed,
+/// never installed: a plain `.path` to the same folder is ``CDStoreError/Code/swiftDataUnavailable``.
 @Suite struct SwiftDataLibraryTests {
-    /// The Swift source reader these tests read sources with (the model layer has none of its own).
-    init() { SwiftDataSources.install() }
 
     static let source = """
         struct Address: Codable { var street: String; var city: String? }
@@ -34,11 +33,17 @@ import Testing
     @Test func aSourcesFolderIsAModel() throws {
         let models = try folder()
         let path = models.deletingLastPathComponent().appendingPathComponent("App.store").path
-        let store = try CDStore(path: path, model: .path(models.path), options: [.create])
+        // Without the reader passed, the folder is no model this program reads.
+        let unavailable = #expect(throws: CDStoreError.self) { try CDStore(path: path, model: .path(models.path), options: [.create]) }
+        #expect(unavailable?.code == .swiftDataUnavailable)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let file = try ModelFile(contentsOf: models.path, readers: .swiftData)
+        #expect(file.format == .swiftData)
+        let store = try CDStore(path: path, model: .file(file), options: [.create])
         let cities = try store.write { ctx in
             try ctx.insert("Person", ["name": "Ann", "home": ["street": "1 Rue de Rivoli", "city": "Paris"]])
             try ctx.insert("Person", ["name": "Bo", "home": nil])
-            return try ctx.fetch("Person", where: "home.city == %@", "Paris").map { person -> String? in
+            return try ctx.fetch("Person", matching: try Criteria("home.city == %@", "Paris")).map { person -> String? in
                 let home: [String: String]? = person["home"]
                 return home?["street"]
             }

@@ -21,13 +21,13 @@ import Testing
         #expect(throws: Stop.self) {
             try fixture.store.write { ctx throws in
                 try ctx.insert("Employee", ["firstName": "Eve", "lastName": "Adams", "employeeNumber": 5])
-                try ctx.update("Employee", where: nil, set: ["isActive": false])
+                try ctx.update("Employee", matching: .all, set: ["isActive": false])
                 throw Stop()
             }
         }
         try fixture.store.read { ctx throws in
             #expect(try ctx.count("Employee") == 4)
-            #expect(try ctx.count("Employee", where: "isActive == NO") == 0)
+            #expect(try ctx.count("Employee", matching: try Criteria("isActive == NO")) == 0)
         }
     }
 
@@ -43,18 +43,18 @@ import Testing
         }
         try fixture.store.read { ctx throws in
             #expect(try ctx.count("Employee") == 5)
-            #expect(try ctx.count("Employee", where: "firstName == 'Fay'") == 0)
+            #expect(try ctx.count("Employee", matching: try Criteria("firstName == 'Fay'")) == 0)
         }
     }
 
     @Test func updateByPredicateAndByID() throws {
         let fixture = try CompanyFixture()
         try fixture.store.write { ctx throws in
-            #expect(try ctx.update("Employee", where: "department == %@", fixture.research, set: ["isActive": false]) == 3)
+            #expect(try ctx.update("Employee", matching: try Criteria("department == %@", fixture.research), set: ["isActive": false]) == 3)
             #expect(try ctx.update(fixture.employees["Dana"]!, set: ["email": nil, "age": 30]))
         }
         try fixture.store.read { ctx throws in
-            #expect(try ctx.count("Employee", where: "isActive == NO") == 3)
+            #expect(try ctx.count("Employee", matching: try Criteria("isActive == NO")) == 3)
             #expect(try ctx.object(fixture.employees["Dana"]!)?.int("age") == 30)
         }
     }
@@ -114,7 +114,7 @@ import Testing
             #expect(error.property == "employees")
             #expect(error.isRelationship)
         }
-        let result = try fixture.store.write { ctx in try ctx.delete("Employee", where: "department == %@", fixture.sales) }
+        let result = try fixture.store.write { ctx in try ctx.delete("Employee", matching: try Criteria("department == %@", fixture.sales)) }
         #expect(result.total == 1)
         #expect(try fixture.store.write { ctx in try ctx.delete(fixture.sales) })
         #expect(try fixture.store.read { try $0.object(fixture.sales) } == nil)
