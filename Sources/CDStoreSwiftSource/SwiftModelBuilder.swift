@@ -123,6 +123,9 @@ struct SwiftModelBuilder {
         return nil
     }
 
+    /// What SwiftData puts before the property names in an `#Index` fetch index's name.
+    static let indexPrefix = "SwiftDataIndexOnBinary"
+
     /// `#Unique<T>([\.a, \.b], [\.c])` and `#Index<T>([\.a], …)` in the class body.
     private func applyMacros(_ modelClass: SwiftModelClass, to entity: inout Entity) throws {
         for macro in modelClass.macros {
@@ -142,11 +145,10 @@ struct SwiftModelBuilder {
                 if macro.macroName.text == "Unique" {
                     if !entity.uniquenessConstraints.contains(group) { entity.uniquenessConstraints.append(group) }
                 } else {
-                    // The index is named after its properties (`Z_Trip_name_startDate` in SQL), Core Data's
-                    // form for a named fetch index (coredata-format.md §1.8). UNVERIFIED for SwiftData: neither
-                    // corpus store (CartKit, FreezeRay) has an #Index, only `Z_<Entity>_UNIQUE_id`, which
-                    // `SwiftDataStoreTests` matches.
-                    entity.fetchIndexes.append(FetchIndex(name: group.joined(separator: "_"),
+                    // SwiftData names each key-path list's fetch index `SwiftDataIndexOnBinary` + the property
+                    // names run together (`Z_Recipe_SwiftDataIndexOnBinarytitlebookName` in SQL), as a real
+                    // SwiftData store with the app's sources shows (coredata-format.md §1.8).
+                    entity.fetchIndexes.append(FetchIndex(name: Self.indexPrefix + group.joined(),
                                                           elements: group.map { .init(property: $0) }))
                 }
             }
