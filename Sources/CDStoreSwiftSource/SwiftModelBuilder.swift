@@ -109,7 +109,14 @@ struct SwiftModelBuilder {
         }
         var attribute: Attribute
         do {
-            attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: modelClass.scope)
+            if SwiftPropertyOptions.declaresTransformable(property.attribute) {
+                // `.transformable(by:)` stores any class its transformer archives (`NSObject`, `UIColor`, …):
+                // the type is only the value's class, never mapped to columns.
+                attribute = Attribute(name: property.name, type: .transformable, isOptional: isOptional)
+                if case .named(let name, []) = base, name != "NSObject" { attribute.customClassName = name }
+            } else {
+                attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: modelClass.scope)
+            }
         } catch let problem as SwiftAttributeMapping.Problem {
             throw error("'\(property.name)' has type '\(problem.type)', which SwiftData cannot store: \(problem.why)",
                         property, entity.name)
