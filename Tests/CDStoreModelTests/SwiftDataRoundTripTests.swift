@@ -8,7 +8,6 @@ import Testing
 /// (through cdstore's own SwiftData reader) with the model's entity hashes, or the generator names each entity
 /// whose hash changes in a loss line that says so.
 @Suite struct SwiftDataRoundTripTests {
-    init() { SwiftModelReader.install() }
 
     /// Every `.xcdatamodel` version folder under the corpus (models, mapping and code-generation bundles).
     static func corpusVersions() throws -> [URL] {

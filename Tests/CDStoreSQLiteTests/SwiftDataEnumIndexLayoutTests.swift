@@ -10,7 +10,6 @@ import Testing
 /// §1.8): enums with `String` and `Int` raw values, a `Codable` struct holding arrays, `#Index` with three
 /// key-path lists and `@Attribute(.unique)`. Its columns, index names and hashes are the ones the spec records.
 @Suite struct SwiftDataEnumIndexLayoutTests {
-    init() { SwiftModelReader.install() }
 
     static let source = """
         import SwiftData
