@@ -103,27 +103,54 @@ struct ChangePrinter {
     }
 }
 
-/// SIGINT and SIGTERM end a long-running command cleanly: `stop` runs (on a queue of its own) instead of the
-/// process being killed, until ``remove()`` puts the signals' handlers back as they were (the REPL has its own).
+/// The write end of ``SignalStop``'s pipe, for its signal handler (which may only do async-signal-safe things).
+nonisolated(unsafe) private var signalStopDescriptor: Int32 = -1
+
+/// SIGINT and SIGTERM end a long-running command cleanly: the handler writes a byte to a pipe, and a thread
+/// reading it runs `stop`, until ``remove()`` puts the signals' handlers back as they were (the REPL has its own).
 final class SignalStop: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
     private var previous: [(Int32, sig_t?)] = []
+    private var writeDescriptor: Int32 = -1
 
     init(_ stop: @escaping @Sendable () -> Void) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { return }
+        let readDescriptor = descriptors[0]
+        writeDescriptor = descriptors[1]
+        _ = fcntl(writeDescriptor, F_SETFL, fcntl(writeDescriptor, F_GETFL) | O_NONBLOCK)
+        signalStopDescriptor = writeDescriptor
         for signalNumber in [SIGINT, SIGTERM] {
-            previous.append((signalNumber, signal(signalNumber, SIG_IGN)))
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler(handler: stop)
-            source.resume()
-            sources.append(source)
+            previous.append((signalNumber, signal(signalNumber) { _ in
+                var byte: UInt8 = 1
+                _ = write(signalStopDescriptor, &byte, 1)
+            }))
+        }
+        // A parent may have started the process with the signals blocked (children inherit the mask).
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readDescriptor, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count > 0 { stop() }
+                close(readDescriptor)
+                return
+            }
         }
     }
 
-    /// Puts both signals' handlers back.
+    /// Puts both signals' handlers back and ends the reading thread.
     func remove() {
-        for source in sources { source.cancel() }
-        sources = []
         for (signalNumber, handler) in previous { signal(signalNumber, handler) }
         previous = []
+        if writeDescriptor >= 0 {
+            signalStopDescriptor = -1
+            close(writeDescriptor)
+            writeDescriptor = -1
+        }
     }
 }
