@@ -29,7 +29,7 @@ public struct ScannedStore: Sendable, Equatable {
     /// The number of objects of exactly each concrete entity (objects of sub-entities count under their own).
     public var entities: [String: Int]
     /// Every object of the store: the sum of ``entities``.
-    public var objects: Int { entities.values.reduce(0, +) }
+    var objects: Int { entities.values.reduce(0, +) }
     /// The bytes of the store file and of its `-wal`.
     public var size: Int64
     /// When the store file or its `-wal` last changed, whichever is later.
@@ -58,7 +58,7 @@ public struct ScannedStore: Sendable, Equatable {
     }
 
     /// The store's file name as the app named it: the last part of ``relativePath`` in a backup, else of ``path``.
-    public var fileName: String {
+    var fileName: String {
         ((relativePath ?? path) as NSString).lastPathComponent
     }
 

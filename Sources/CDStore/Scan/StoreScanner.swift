@@ -23,9 +23,6 @@ import Foundation
 /// Each store is read when the sequence is asked for it, on the asking task: a scan holds one store open at a
 /// time. Cancelling the task ends the sequence.
 public struct StoreScanner: AsyncSequence, Sendable {
-    /// What the sequence hands out.
-    public typealias Element = ScannedStore
-
     /// The folders, backups and files to scan (`~` is expanded, relative paths are taken from the current folder).
     public var roots: [String]
     /// Only stores of this app or group identifier (``ScannedStore/app``); nil for every store.

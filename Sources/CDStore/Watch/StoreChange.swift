@@ -27,5 +27,5 @@ public struct StoreChange: Sendable {
     public var transaction: HistoryTransaction?
 
     /// The object's entity.
-    public var entity: String { objectID.entity }
+    var entity: String { objectID.entity }
 }

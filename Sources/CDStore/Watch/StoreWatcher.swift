@@ -24,15 +24,12 @@ import Foundation
 /// inserts and updates are handed out for objects that match it after the change, and deletes for objects
 /// that matched before. Cancelling the task that iterates ends the sequence. Iterate a watcher once.
 public final class StoreWatcher: AsyncSequence, @unchecked Sendable {
-    /// What the sequence hands out.
-    public typealias Element = StoreChange
-
     /// The store file.
-    public let path: String
+    let path: String
     /// Whether changes come from the store's persistent history (with their transactions).
     public let usesPersistentHistory: Bool
     /// How often the watcher asks whether anything was committed.
-    public let pollInterval: Duration
+    let pollInterval: Duration
 
     private let lock = NSLock()
     private let tracker: ChangeTracker

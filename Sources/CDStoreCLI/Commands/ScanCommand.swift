@@ -89,7 +89,7 @@ struct ScanCommand: ParsableCommand {
             ("kind", store.kind.map(ObjectValue.string) ?? .null),
             ("model", store.modelSource.map(ObjectValue.string) ?? .null),
             ("entities", .dictionary(store.entities.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
-            ("objects", .integer(Int64(store.objects))),
+            ("objects", .integer(Int64(store.entities.values.reduce(0, +)))),
             ("size", .integer(store.size)),
             ("lastModified", store.lastModified.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null),
             ("problems", .array(store.problems.map(ObjectValue.string))),
@@ -103,11 +103,16 @@ struct ScanCommand: ParsableCommand {
         let changed = store.lastModified.map { ISO8601DateFormatter.string(from: $0, timeZone: .current, formatOptions: [
             .withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]) }
         return [
-            ("app", .string(store.app ?? "")), ("file", .string(store.fileName)), ("kind", .string(store.kind ?? "")),
-            ("objects", store.kind == nil ? .string("") : .integer(Int64(store.objects))), ("entities", .string(entities)),
+            ("app", .string(store.app ?? "")), ("file", .string(Self.fileName(store))), ("kind", .string(store.kind ?? "")),
+            ("objects", store.kind == nil ? .string("") : .integer(Int64(store.entities.values.reduce(0, +)))), ("entities", .string(entities)),
             ("size", .string(Self.bytes(store.size))), ("changed", .string(changed ?? "")),
             ("problems", .string(store.problems.joined(separator: "; "))), ("path", .string(store.path)),
         ]
+    }
+
+    /// The store's file name as the app named it: the end of its path in a backup's domain, else of its path.
+    static func fileName(_ store: ScannedStore) -> String {
+        ((store.relativePath ?? store.path) as NSString).lastPathComponent
     }
 
     /// `812 B`, `4.0 KiB`, `12.5 MiB`.

@@ -111,7 +111,7 @@ final class BatchExport: @unchecked Sendable {
 
     /// `0007-com.example.notes-Notes.sqlite`: the order found keeps names unique and sorts them as scanned.
     static func folderName(index: Int, store: ScannedStore) -> String {
-        let name = String(format: "%04d", index + 1) + "-" + (store.app ?? "other") + "-" + store.fileName
+        let name = String(format: "%04d", index + 1) + "-" + (store.app ?? "other") + "-" + ScanCommand.fileName(store)
         return String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
     }
 }

@@ -72,7 +72,7 @@ struct ChangePrinter {
 
     /// `{"change": "updated", "entity": "Note", "_id": …, "values": {…}, "updated": ["title"], "author": …, "timestamp": …}`.
     static func record(_ change: StoreChange) -> [(String, ObjectValue)] {
-        var record: [(String, ObjectValue)] = [("change", .string(change.kind.rawValue)), ("entity", .string(change.entity)),
+        var record: [(String, ObjectValue)] = [("change", .string(change.kind.rawValue)), ("entity", .string(change.objectID.entity)),
                                                ("_id", .string(change.objectID.description))]
         if let object = change.object {
             record.append(("values", .dictionary(Array(zip(object.propertyNames, object.values)))))
@@ -91,7 +91,7 @@ struct ChangePrinter {
         let time = ISO8601DateFormatter.string(from: change.transaction?.date ?? Date(), timeZone: .current,
                                                formatOptions: [.withTime, .withColonSeparatorInTime, .withFractionalSeconds])
         var line = "\(time)  \(change.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  "
-            + "\(change.entity)/p\(change.objectID.primaryKey)"
+            + "\(change.objectID.entity)/p\(change.objectID.primaryKey)"
         if let object = change.object {
             let updated = Set(change.updatedProperties ?? [])
             for (name, value) in zip(object.propertyNames, object.values) {
