@@ -99,13 +99,13 @@ extension Store {
     /// The store's kind and the number of objects of exactly each concrete entity (one `COUNT` per entity).
     package func summary() throws -> StoreSummary {
         try read { db in
-            let kind = try kind(db)
+            let storeKind = try kind(db)
             var counts: [(entity: String, objects: Int)] = []
             for entity in layout.entities where !entity.isAbstract {
                 let sql = "SELECT COUNT(*) FROM \(entity.table) WHERE Z_ENT = ?"
                 counts.append((entity.name, try Int.fetchOne(db, sql: sql, arguments: [entity.number]) ?? 0))
             }
-            return StoreSummary(kind: kind, counts: counts)
+            return StoreSummary(kind: storeKind, counts: counts)
         }
     }
 }
