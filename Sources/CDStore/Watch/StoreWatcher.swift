@@ -57,7 +57,8 @@ public final class StoreWatcher: AsyncSequence, @unchecked Sendable {
         let store = try CDStoreError.wrapping {
             try Store.open(at: path, loaded: loaded, options: Store.Options(readOnly: true, createIfMissing: false, migrate: false))
         }
-        tracker = try CDStoreError.wrapping { try ChangeTracker(store: store, entities: entities) }
+        let tracker = try CDStoreError.wrapping { try ChangeTracker(store: store, entities: entities) }
+        self.tracker = tracker
         usesPersistentHistory = tracker.usesHistory
         self.predicate = try predicate.map { format in
             try CDStoreError.parsingPredicate(format) { try PredicateParser.parse(format, arguments: []) }

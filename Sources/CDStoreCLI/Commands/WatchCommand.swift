@@ -109,7 +109,7 @@ nonisolated(unsafe) private var signalStopDescriptor: Int32 = -1
 /// SIGINT and SIGTERM end a long-running command cleanly: the handler writes a byte to a pipe, and a thread
 /// reading it runs `stop`, until ``remove()`` puts the signals' handlers back as they were (the REPL has its own).
 final class SignalStop: @unchecked Sendable {
-    private var previous: [(Int32, sig_t?)] = []
+    private var previous: [(Int32, (@convention(c) (Int32) -> Void)?)] = []
     private var writeDescriptor: Int32 = -1
 
     init(_ stop: @escaping @Sendable () -> Void) {

@@ -151,9 +151,3 @@ package final class ChangeTracker {
         try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 }
-
-extension ChangeTracker.Change {
-    init(type: HistoryChange.ChangeType, entity: String, primaryKey: Int64, updatedProperties: [String]? = nil) {
-        self.init(type: type, entity: entity, primaryKey: primaryKey, updatedProperties: updatedProperties, transaction: nil)
-    }
-}
