@@ -44,6 +44,11 @@ import Testing
         #expect(mac.problems.isEmpty)
         #expect(found.first { $0.path != macStore }?.app == nil)
 
+        // Overlapping roots report each store once.
+        var twice: [String] = []
+        for await store in StoreScanner(roots: [root.path, root.appendingPathComponent("loose").path + "/"]) { twice.append(store.path) }
+        #expect(twice.sorted() == found.map(\.path).sorted())
+
         var filtered: [String] = []
         for await store in StoreScanner(roots: [root.path], app: "com.example.lib") { filtered.append(store.path) }
         #expect(filtered == [macStore])
@@ -62,20 +67,15 @@ import Testing
         let writer = try CDStore(path: path)
         let watcher = try StoreWatcher(path: path, entities: ["Note"])
         #expect(!watcher.usesPersistentHistory)
-        let collected = Task {
-            var changes: [StoreChange] = []
-            for try await change in watcher {
-                changes.append(change)
-                if changes.count == 3 { break }
-            }
-            return changes
-        }
+        // Each write is waited for before the next: commits between two polls come together, by entity and key.
+        var iterator = watcher.makeAsyncIterator()
+        var changes: [StoreChange] = []
         try writer.write { ctx in _ = try ctx.insert("Note", ["title": "new"]) }
-        try await Task.sleep(for: .milliseconds(200))
+        changes.append(try #require(try await iterator.next()))
         try writer.write { ctx in _ = try ctx.update("Note", where: "title == 'note 0'", set: ["pinned": true]) }
-        try await Task.sleep(for: .milliseconds(200))
+        changes.append(try #require(try await iterator.next()))
         try writer.write { ctx in _ = try ctx.delete("Note", where: "title == 'new'") }
-        let changes = try await collected.value
+        changes.append(try #require(try await iterator.next()))
         #expect(changes.map(\.kind) == [.inserted, .updated, .deleted])
         #expect(changes.map(\.objectID.primaryKey) == [2, 1, 2])
         #expect(changes[0].object?.get("title", as: String.self) == "new")

@@ -22,6 +22,8 @@ final class StoreWalk {
     private var head = 0
     private var folders: [String] = []
     private let containers = ContainerIdentity()
+    /// The folders listed and the files handed out, so that overlapping roots report each store once.
+    private var seen: Set<String> = []
     private static let companions = ["-wal", "-shm", "-journal"]
 
     /// A walk of `roots`, each a folder, a backup folder or a file.
@@ -49,6 +51,7 @@ final class StoreWalk {
         while true {
             if head < pending.count {
                 defer { head += 1 }
+                if case .file(let found) = pending[head], !seen.insert(found.path).inserted { continue }
                 return pending[head]
             }
             pending.removeAll(keepingCapacity: true)
@@ -60,6 +63,7 @@ final class StoreWalk {
 
     /// Queues the files of `folder` and pushes its sub-folders (so that they are walked next, in name order).
     private func list(_ folder: String) {
+        guard seen.insert(folder).inserted else { return }
         if BackupManifest.isBackup(folder) {
             listBackup(folder)
             return
@@ -118,12 +122,14 @@ final class StoreWalk {
         }
     }
 
-    /// `path` absolute, with `~` expanded and no trailing slash.
+    /// `path` absolute, with `~` expanded, without `.` and `..`, and no trailing slash.
     static func standardized(_ path: String) -> String {
         var expanded = (path as NSString).expandingTildeInPath
         if !expanded.hasPrefix("/") {
             expanded = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(expanded)
         }
+        // `.` and `..` go (symbolic links stay as given: the path reported is the one walked).
+        expanded = URL(fileURLWithPath: expanded).standardized.path
         while expanded.count > 1 && expanded.hasSuffix("/") { expanded.removeLast() }
         return expanded
     }
