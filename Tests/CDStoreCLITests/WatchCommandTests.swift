@@ -14,7 +14,10 @@ import Testing
         private var output = Data()
         private var errors = Data()
 
-        init(_ arguments: [String]) throws {
+        /// Standard input, kept open until ``closeInput()``.
+        let input = Pipe()
+
+        init(_ arguments: [String], stdin: String? = nil) throws {
             process.executableURL = URL(fileURLWithPath: CLIRunner.binary)
             process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
@@ -24,7 +27,9 @@ import Testing
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err
+            process.standardInput = input
             try process.run()
+            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
             for (pipe, isOutput) in [(out, true), (err, false)] {
                 Thread.detachNewThread { [self] in
                     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -52,6 +57,13 @@ import Testing
                 usleep(2000)
             }
             return nil
+        }
+
+        /// Ends standard input and returns the exit status once the process ends.
+        func closeInput() throws -> Int32 {
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return process.terminationStatus
         }
 
         /// Sends SIGTERM and returns the exit status.
@@ -151,6 +163,23 @@ import Testing
         #expect(deleted.first?["change"] as? String == "deleted")
         #expect((deleted.first?["_id"] as? String)?.hasSuffix("/Shelf/p1") == true, "\(deleted)")
         #expect(watching.stop() == 0, "\(watching.stderr)")
+    }
+
+    /// The REPL's `.watch`: SIGTERM (as Ctrl-C) ends the watch, not the session, which goes on to its next line.
+    @Test func replDotWatch() throws {
+        let folder = try temporaryDirectory()
+        let model = folder.appendingPathComponent("Notes.json").path
+        try Data(ScanTree.model.utf8).write(to: URL(fileURLWithPath: model))
+        let sandbox = try Sandbox(model: model)
+        try sandbox.ok(["insert", "Note"], stdin: #"{"title": "first"}"#)
+        let repl = try Watching(["repl", "--store", sandbox.store, "--model", model],
+                                stdin: ".watch Note --format ndjson\ncount Note\n")
+        #expect(repl.wait { repl.stderr.contains("watching") } != nil, "\(repl.stderr)")
+        let inserted = try Self.expectLines(repl, 1) { try sandbox.ok(["insert", "Note"], stdin: #"{"title": "second"}"#) }
+        #expect(inserted.first?["change"] as? String == "inserted")
+        repl.process.terminate()
+        #expect(repl.wait { repl.lines.last == "2" } != nil, "the session did not go on: \(repl.lines) \(repl.stderr)")
+        #expect(try repl.closeInput() == 0, "\(repl.stderr)")
     }
 
     @Test func predicateKeepsMatchingObjects() throws {
