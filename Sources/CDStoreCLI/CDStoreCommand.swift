@@ -31,7 +31,7 @@ public struct CDStoreCommand: ParsableCommand {
             InsertCommand.self, FetchCommand.self, CountCommand.self, ProjectCommand.self, UpdateCommand.self,
             DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, MigrateCommand.self,
             InfoCommand.self, VerifyCommand.self, HistoryCommand.self, REPLCommand.self,
-            DiffCommand.self,
+            DiffCommand.self, ScanCommand.self, WatchCommand.self,
             ModelCommand.self, MappingCommand.self,
             ServeCommand.self,
         ])

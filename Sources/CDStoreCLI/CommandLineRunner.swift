@@ -23,6 +23,10 @@ public enum CommandLineRunner {
         let normalized = moveGlobalOptions(arguments)
         do {
             var command = try CDStoreCommand.parseAsRoot(normalized)
+            if var storeCommand = command as? any StoreCommand, storeCommand.storeOptions.namesAppStore {
+                try storeCommand.storeOptions.resolveAppStore()
+                command = storeCommand
+            }
             if let session, var storeCommand = command as? any StoreCommand {
                 storeCommand.storeOptions.session = session
                 command = storeCommand

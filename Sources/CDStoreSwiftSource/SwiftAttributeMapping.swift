@@ -6,11 +6,12 @@ import CDStoreModel
 ///   `UInt8` → Integer 16; `Double`, `CGFloat`, `TimeInterval` → Double; `Float` → Float; `String` → String;
 ///   `Bool` → Boolean; `Date` → Date; `Data` → Binary; `UUID` → UUID; `URL` → URI; `Decimal` → Decimal.
 /// - A Codable struct → a Composite attribute whose elements are the struct's stored properties (mapped by
-///   these same rules).
-/// - An enum with a raw value → a Composite with one element, `rawValue`, of the raw type. UNVERIFIED: no real
-///   store with such an enum is at hand (the corpus's two SwiftData stores, CartKit and FreezeRay, have no enum
-///   and no composite: checked again for issue 25); the element name is cdstore's reading of the synthesized
-///   Codable form. The external check of issue 25 covers stores with enums.
+///   these same rules), every element optional whatever its Swift type, and a collection inside it a Binary
+///   element (SwiftData keeps it as JSON bytes) rather than a Transformable one.
+/// - An enum with a raw value → a Composite with one optional element named after the property itself (not
+///   `rawValue`), of the raw type: `var tier: Tier?` with `enum Tier: Int` gives the element `tier`, Integer 64,
+///   and so the column `ZTIER` holding the raw value. Checked on a real SwiftData store with the app's sources
+///   (coredata-format.md §1.5): its cached model and its columns say so, and its hashes follow from it.
 /// - A Codable enum without raw values → a Composite with one optional String element per case (checked on a
 ///   real store: `folderType {systemAll, user, …}` → columns `ZSYSTEMALL`, `ZUSER`).
 /// - An enum with associated values is refused as a property's type, naming the type and the case: a composite
@@ -54,15 +55,16 @@ struct SwiftAttributeMapping {
             }
             var attribute = Attribute(name: name, type: .composite, isOptional: isOptional)
             attribute.compositeName = typeName
-            attribute.compositeElements = try elements(of: typeName, scope: scope, depth: depth, archived: archived)
+            attribute.compositeElements = try elements(of: typeName, propertyName: name, scope: scope, depth: depth,
+                                                       archived: archived)
             return attribute
         case .array(let element), .set(let element):
             try checkStorable(element, scope: scope, depth: depth)
-            return transformable(name, isOptional: isOptional)
+            return collection(name, isOptional: isOptional, inComposite: depth > 0 && !archived)
         case .dictionary(let key, let value):
             try checkStorable(key, scope: scope, depth: depth)
             try checkStorable(value, scope: scope, depth: depth)
-            return transformable(name, isOptional: isOptional)
+            return collection(name, isOptional: isOptional, inComposite: depth > 0 && !archived)
         case .unsupported(let text, let reason):
             throw Problem(type: text, why: reason)
         case .optional:
@@ -70,7 +72,10 @@ struct SwiftAttributeMapping {
         }
     }
 
-    private func transformable(_ name: String, isOptional: Bool) -> Attribute {
+    /// A collection: a property of the class is archived whole (Transformable, `NSSecureUnarchiveFromData`); an
+    /// element of a composite is a Binary column holding the collection as JSON.
+    private func collection(_ name: String, isOptional: Bool, inComposite: Bool) -> Attribute {
+        if inComposite { return Attribute(name: name, type: .binary, isOptional: isOptional) }
         var attribute = Attribute(name: name, type: .transformable, isOptional: isOptional)
         attribute.valueTransformerName = "NSSecureUnarchiveFromData"
         return attribute
@@ -81,8 +86,9 @@ struct SwiftAttributeMapping {
         _ = try attribute("element", type: type, scope: scope, depth: depth + 1, archived: true)
     }
 
-    /// The elements of the composite a struct or enum named `typeName` gives.
-    private func elements(of typeName: String, scope: [String], depth: Int, archived: Bool) throws -> [Attribute] {
+    /// The elements of the composite a struct or enum named `typeName` gives to the property `propertyName`.
+    private func elements(of typeName: String, propertyName: String, scope: [String], depth: Int,
+                          archived: Bool) throws -> [Attribute] {
         guard depth < 8 else {
             throw Problem(type: typeName, why: "its stored properties nest it within itself (or more than 8 deep)")
         }
@@ -108,13 +114,14 @@ struct SwiftAttributeMapping {
                     throw Problem(type: typeName, why: "cannot tell the type of its property '\(property.name)'")
                 }
                 let inner = valueType.scope + [valueType.name]
-                elements.append(try attribute(property.name, type: type, scope: inner, depth: depth + 1,
-                                              archived: archived))
+                var element = try attribute(property.name, type: type, scope: inner, depth: depth + 1, archived: archived)
+                element.isOptional = true
+                elements.append(element)
             }
             return elements
         case .enumeration:
             if let raw = valueType.inherited.first, let rawType = Self.scalars[raw] {
-                return [Attribute(name: "rawValue", type: rawType)]
+                return [Attribute(name: propertyName, type: rawType, isOptional: true)]
             }
             if let withValues = valueType.cases.first(where: \.hasAssociatedValues) {
                 if archived { return [] }

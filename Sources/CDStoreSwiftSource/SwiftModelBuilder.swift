@@ -109,7 +109,14 @@ struct SwiftModelBuilder {
         }
         var attribute: Attribute
         do {
-            attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: modelClass.scope)
+            if SwiftPropertyOptions.declaresTransformable(property.attribute) {
+                // `.transformable(by:)` stores any class its transformer archives (`NSObject`, `UIColor`, …):
+                // the type is only the value's class, never mapped to columns.
+                attribute = Attribute(name: property.name, type: .transformable, isOptional: isOptional)
+                if case .named(let name, []) = base, name != "NSObject" { attribute.customClassName = name }
+            } else {
+                attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: modelClass.scope)
+            }
         } catch let problem as SwiftAttributeMapping.Problem {
             throw error("'\(property.name)' has type '\(problem.type)', which SwiftData cannot store: \(problem.why)",
                         property, entity.name)
@@ -122,6 +129,9 @@ struct SwiftModelBuilder {
         entity.attributes.append(attribute)
         return nil
     }
+
+    /// What SwiftData puts before the property names in an `#Index` fetch index's name.
+    static let indexPrefix = "SwiftDataIndexOnBinary"
 
     /// `#Unique<T>([\.a, \.b], [\.c])` and `#Index<T>([\.a], …)` in the class body.
     private func applyMacros(_ modelClass: SwiftModelClass, to entity: inout Entity) throws {
@@ -142,11 +152,10 @@ struct SwiftModelBuilder {
                 if macro.macroName.text == "Unique" {
                     if !entity.uniquenessConstraints.contains(group) { entity.uniquenessConstraints.append(group) }
                 } else {
-                    // The index is named after its properties (`Z_Trip_name_startDate` in SQL), Core Data's
-                    // form for a named fetch index (coredata-format.md §1.8). UNVERIFIED for SwiftData: neither
-                    // corpus store (CartKit, FreezeRay) has an #Index, only `Z_<Entity>_UNIQUE_id`, which
-                    // `SwiftDataStoreTests` matches.
-                    entity.fetchIndexes.append(FetchIndex(name: group.joined(separator: "_"),
+                    // SwiftData names each key-path list's fetch index `SwiftDataIndexOnBinary` + the property
+                    // names run together (`Z_Recipe_SwiftDataIndexOnBinarytitlebookName` in SQL), as a real
+                    // SwiftData store with the app's sources shows (coredata-format.md §1.8).
+                    entity.fetchIndexes.append(FetchIndex(name: Self.indexPrefix + group.joined(),
                                                           elements: group.map { .init(property: $0) }))
                 }
             }

@@ -23,6 +23,16 @@ enum SwiftPropertyOptions {
         return options
     }
 
+    /// Whether `@Attribute(…)` has the `.transformable(by:)` option.
+    static func declaresTransformable(_ syntax: AttributeSyntax?) -> Bool {
+        guard case .argumentList(let arguments)? = syntax?.arguments else { return false }
+        return arguments.contains { argument in
+            guard argument.label == nil else { return false }
+            let called = argument.expression.as(FunctionCallExprSyntax.self)?.calledExpression ?? argument.expression
+            return called.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "transformable"
+        }
+    }
+
     private static func applyOption(_ expression: ExprSyntax, to attribute: inout Attribute,
                                     options: inout AttributeOptions) {
         var name = ""

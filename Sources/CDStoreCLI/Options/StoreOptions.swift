@@ -22,7 +22,9 @@ struct StoreOptions: ParsableArguments {
     var schema: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The SQLite store file; created (empty, laid out for --model) when missing, except by delete, export, info and verify. Default: $CDSTORE_STORE.",
+        "The SQLite store file; created (empty, laid out for --model) when missing, except by delete, export, info and verify. "
+        + "@APP (or @APP/FILE) names an app's most recently changed store under $CDSTORE_SCAN_PATH (see cdstore scan). "
+        + "Default: $CDSTORE_STORE.",
         valueName: "path"), completion: .file())
     var store: String?
 

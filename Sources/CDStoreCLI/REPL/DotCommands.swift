@@ -24,6 +24,8 @@ extension REPLSession {
         .open [STORE]             use another store from the next command on (created by the first write)
         .model [PATH [VERSION]]   use another model (.model none: the store's own); without PATH, show it
         .read FILE                run the statements in FILE; their errors say FILE:LINE
+        .watch [ENTITY…] [--where PREDICATE]
+                                  print the changes other processes commit to the store until Ctrl-C
         .help                     this text
         .quit, .exit              leave (or Ctrl-D)
 
@@ -53,6 +55,7 @@ extension REPLSession {
                 try output.redirect(to: arguments.first.flatMap { $0 == "stdout" ? nil : $0 })
             case ".open": try open(arguments)
             case ".model": try useModel(arguments)
+            case ".watch": try watch(arguments)
             case ".read":
                 guard arguments.count == 1 else { throw CLIError.usage("usage: .read FILE") }
                 try runFile(arguments[0])

@@ -14,7 +14,22 @@ struct SwiftDataLosses {
                           + "requests; write a FetchDescriptor")
         }
         for entity in model.entities { losses += entityLosses(entity) }
-        return losses
+        losses += inverseLosses()
+        return losses + inheritedHashLosses(losses)
+    }
+
+    /// A sub-entity's version hash takes in its parent's: for each entity below one whose hash changes, a line
+    /// saying its own changes too.
+    private func inheritedHashLosses(_ losses: [String]) -> [String] {
+        let changed = Set(model.entities.map(\.name).filter { name in
+            losses.contains { $0.hasPrefix("entity '\(name)'") && $0.hasSuffix("(the version hash changes)") }
+        })
+        return model.entities.compactMap { entity in
+            guard !changed.contains(entity.name),
+                  let ancestor = model.ancestors(of: entity).first(where: { changed.contains($0.name) }) else { return nil }
+            return "entity '\(entity.name)': below '\(ancestor.name)', whose version hash changes, so its own does "
+                + "(the version hash changes)"
+        }
     }
 
     private func entityLosses(_ entity: Entity) -> [String] {
@@ -59,8 +74,14 @@ struct SwiftDataLosses {
             if relationship.isTransient {
                 losses.append("\(place): transient; SwiftData has no transient relationships (left out)")
             }
-            if !relationship.isToMany && relationship.minCount > 1 {
-                losses.append("\(place): minimum count \(relationship.minCount) on a to-one; SwiftData cannot say it")
+            if !relationship.isToMany && relationship.minCount != 0 {
+                // The count enters the version hash; a to-one property reads back with none.
+                losses.append("\(place): minimum count \(relationship.minCount) on a to-one; SwiftData cannot say it "
+                              + "(the version hash changes)")
+            }
+            if !relationship.isToMany && relationship.maxCount != 1 {
+                losses.append("\(place): maximum count \(relationship.maxCount) on a to-one; a SwiftData to-one has 1 "
+                              + "(the version hash changes)")
             }
             if !relationship.userInfo.isEmpty {
                 losses.append("\(place): user info (\(relationship.userInfo.keys.sorted().joined(separator: ", "))); SwiftData has none")

@@ -150,7 +150,7 @@ struct SwiftDataWriter {
         if let original = relationship.renamingIdentifier, !original.isEmpty, original != relationship.name {
             arguments.append("originalName: \(CodeNames.swiftString(original))")
         }
-        if let inverse = model.inverse(of: relationship), declaresInverse(relationship, of: entity, inverse: inverse) {
+        if let inverse = model.inverse(of: relationship), Self.declaresInverse(relationship, of: entity, inverse: inverse) {
             arguments.append("inverse: \\\(relationship.inverseEntity ?? destination).\(CodeNames.swiftIdentifier(inverse.name))")
         }
         if let modifier = relationship.versionHashModifier, !modifier.isEmpty {
@@ -172,7 +172,7 @@ struct SwiftDataWriter {
     }
 
     /// Whether `relationship` (declared by `entity`) carries `inverse:`: SwiftData wants it on one side only.
-    private func declaresInverse(_ relationship: Relationship, of entity: Entity, inverse: Relationship) -> Bool {
+    static func declaresInverse(_ relationship: Relationship, of entity: Entity, inverse: Relationship) -> Bool {
         if inverse.name == relationship.name && (relationship.inverseEntity ?? relationship.destination) == entity.name {
             return false  // its own inverse (a reflexive many-to-many): nothing to name
         }

@@ -3,8 +3,10 @@ import Foundation
 extension MappingModel {
     /// The model versions the xcmapping names (`sourcemodelpath`/`destinationmodelpath`), looked for beside the
     /// mapping model: the paths are the author's (`MAGE/x.xcdatamodeld/x 15.xcdatamodel`, or absolute), so the
-    /// longest tail of each that exists under the mapping's folder or one of its two parents is taken.
-    package func modelVersionFiles() -> (source: URL?, destination: URL?) {
+    /// longest tail of each that exists under the mapping's folder or one of its two parents is taken, then under
+    /// each of `otherFolders` (the folder holding the model a store migrates to, where a mapping model given from
+    /// elsewhere finds the versions it names).
+    package func modelVersionFiles(alsoUnder otherFolders: [URL] = []) -> (source: URL?, destination: URL?) {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         let bases = format == .xcmapping && file.hasSuffix("xcmapping.xml") ? [folder.deletingLastPathComponent()] : [folder]
         func locate(_ path: String?) -> URL? {
@@ -12,6 +14,7 @@ extension MappingModel {
             let components = path.split(separator: "/").map(String.init)
             var roots = bases
             for _ in 0..<2 { if let last = roots.last { roots.append(last.deletingLastPathComponent()) } }
+            roots += otherFolders
             for start in components.indices where components.count - start >= 1 {
                 let tail = components[start...].joined(separator: "/")
                 for root in roots {

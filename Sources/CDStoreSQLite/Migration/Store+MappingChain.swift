@@ -15,14 +15,21 @@ struct PlannedChain {
 }
 
 /// A mapping model found for a migration, with the entity hashes of the model versions it names when known.
+///
+/// A mapping model found beside the model and one given by path are matched to hops alike: the versions it
+/// names are looked for beside it, then in the folder holding the model migrated to, and a hop is its own only
+/// when their entity hashes are the hop's (the compiled `.cdm` records them per entity mapping).
 struct MappingCandidate {
     var model: MappingModel
     var sourceHashes: [String: [UInt8]]?
     var destinationHashes: [String: [UInt8]]?
+    /// Whether it was given by path (`MigrationOptions/mappingPaths`) rather than found beside the model.
+    var isGiven = false
 
-    init(_ model: MappingModel) {
+    init(_ model: MappingModel, modelFolder: URL? = nil, isGiven: Bool = false) {
         self.model = model
-        let (source, destination) = model.modelVersionFiles()
+        self.isGiven = isGiven
+        let (source, destination) = model.modelVersionFiles(alsoUnder: modelFolder.map { [$0] } ?? [])
         sourceHashes = source.flatMap { try? ModelLoader.load($0.path) }.map { VersionHasher.entityHashes(of: $0.model) }
         destinationHashes = destination.flatMap { try? ModelLoader.load($0.path) }.map { VersionHasher.entityHashes(of: $0.model) }
     }
@@ -61,14 +68,14 @@ extension Store {
         var warnings: [String] = []
         for path in found.sorted() {
             do {
-                candidates.append(MappingCandidate(try MappingModelReader.read(path)))
+                candidates.append(MappingCandidate(try MappingModelReader.read(path), modelFolder: root))
             } catch {
                 warnings.append("skipped the mapping model \(path): \(error)")
             }
         }
         for path in paths {
             do {
-                candidates.append(MappingCandidate(try MappingModelReader.read(path)))
+                candidates.append(MappingCandidate(try MappingModelReader.read(path), modelFolder: root, isGiven: true))
             } catch let error as ModelError {
                 throw StoreError(.cannotOpen, "cannot read the mapping model \(path): \(error)")
             }

@@ -191,10 +191,26 @@ extension Store {
                              + "(\"\(name)\"); cdstore does not migrate a store back to an earlier version (Core Data error 134100)").coreData(134100)
         }
         let found = try mappingCandidates(destination: destination, paths: options.mappingPaths)
+        let chains: [PlannedChain]
         if let mapped = try mappedChain(from: source, to: destination, candidates: found.candidates, options: options) {
-            return ([mapped], found.warnings)
+            chains = [mapped]
+        } else {
+            chains = try migrationChains(from: source, to: destination).map { PlannedChain(models: $0) }
         }
-        return (try migrationChains(from: source, to: destination).map { PlannedChain(models: $0) }, found.warnings)
+        return (chains, found.warnings + unusedMappingNotes(found.candidates, chains: chains, sourceName: source.name))
+    }
+
+    /// A note for each mapping model given by path that no hop runs: it is for other versions, so it is left
+    /// alone, as Core Data's migration manager passes over a mapping model whose entity hashes are not the hop's.
+    static func unusedMappingNotes(_ candidates: [MappingCandidate], chains: [PlannedChain], sourceName: String) -> [String] {
+        let used = Set(chains.flatMap { $0.steps.compactMap { $0?.model.file } })
+        var noted: Set<String> = []
+        return candidates.filter { $0.isGiven && !used.contains($0.model.file) }.compactMap { candidate in
+            guard noted.insert(candidate.model.file).inserted else { return nil }
+            let name = URL(fileURLWithPath: candidate.model.file).lastPathComponent
+            return "the mapping model \(name) was not used: its source and destination entity hashes match no hop of the "
+                + "migration from \(sourceName)"
+        }
     }
 
     static func migrate(database: DatabaseQueue, path: String, metadata: StoreMetadata, destination: LoadedModel,

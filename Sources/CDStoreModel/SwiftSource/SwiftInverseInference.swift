@@ -1,12 +1,15 @@
-import CDStoreModel
-
 /// Links relationship inverses as SwiftData does: an `@Relationship(inverse:)` on either side links both;
 /// otherwise two relationships are each other's inverse when each is the only one of its entity that points at
 /// the other's entity. A relationship only one side declares (CartKit's `items`, with no property back) has no
 /// inverse, which Core Data stores as a hidden foreign key in the destination's table.
-enum SwiftInverseInference {
-    static func link(_ model: inout ManagedObjectModel,
-                     explicit: [(entity: String, relationship: String, inverse: (entity: String, name: String))]) {
+///
+/// The Swift source reader links what it reads with it, and the SwiftData code generator foresees with it how
+/// the classes it writes will read back (``SwiftDataLosses``).
+package enum SwiftInverseInference {
+    /// Links `model`'s relationships: first each `explicit` pair (the `@Relationship(inverse:)` arguments), then
+    /// the unambiguous ones.
+    package static func link(_ model: inout ManagedObjectModel,
+                             explicit: [(entity: String, relationship: String, inverse: (entity: String, name: String))]) {
         var entities = model.entities
         var linked: Set<String> = []
         func index(_ entity: String, _ name: String) -> (Int, Int)? {
