@@ -73,7 +73,7 @@ public struct StoreScanner: AsyncSequence, Sendable {
                 scanned.kind = summary.kind.description
                 scanned.modelSource = store.modelSource.rawValue
                 scanned.entities = Dictionary(summary.counts.map { ($0.entity, $0.objects) }, uniquingKeysWith: +)
-                scanned.problems = store.warnings
+                scanned.problems = store.warnings.map(\.description)
             }
         } catch let error as StoreError {
             scanned.problems = [error.message]

@@ -78,7 +78,7 @@ final class BatchExport: @unchecked Sendable {
             ("exported", .integer(Int64(summary.exported))), ("failed", .integer(Int64(summary.failed))),
         ])
         do {
-            try Data((JSONText.encode(manifest) + "\n").utf8).write(to: URL(fileURLWithPath: manifestPath))
+            try Data((manifest.description + "\n").utf8).write(to: URL(fileURLWithPath: manifestPath))
         } catch {
             throw CLIError.input("cannot write \(manifestPath) (\(error.localizedDescription))")
         }

@@ -66,7 +66,7 @@ struct ChangePrinter {
     }
 
     func print(_ change: StoreChange) {
-        output.line(format == .ndjson ? JSONText.encode(.dictionary(Self.record(change))) : Self.line(change))
+        output.line(format == .ndjson ? ObjectValue.dictionary(Self.record(change)).description : Self.line(change))
         output.flush()
     }
 
@@ -95,7 +95,7 @@ struct ChangePrinter {
         if let object = change.object {
             let updated = Set(change.updatedProperties ?? [])
             for (name, value) in zip(object.propertyNames, object.values) {
-                line += " " + (updated.contains(name) ? "*" : "") + name + "=" + JSONText.encode(value)
+                line += " " + (updated.contains(name) ? "*" : "") + name + "=" + value.description
             }
         }
         if let author = change.transaction?.author { line += "  by \(author)" }
