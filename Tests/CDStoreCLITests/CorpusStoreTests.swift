@@ -13,9 +13,12 @@ struct CorpusStoreTests {
         var description: String { store }
     }
 
-    static let items: [Item] = ((try? Corpus.manifestItems(kind: "store")) ?? []).compactMap { item in
-        guard let path = item["path"] as? String else { return nil }
-        return Item(store: path, modelVersion: item["matches_model_version"] as? String)
+    /// The manifest's stores; throws (failing the tests that take them) when the corpus is missing.
+    static func items() throws -> [Item] {
+        try Corpus.manifestItems(kind: "store").compactMap { item in
+            guard let path = item["path"] as? String else { return nil }
+            return Item(store: path, modelVersion: item["matches_model_version"] as? String)
+        }
     }
 
     /// `--model` and `--model-version` for a store: none when it caches its model, else the matching version.
@@ -44,7 +47,7 @@ struct CorpusStoreTests {
         return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test(arguments: items)
+    @Test(arguments: try items())
     func opensCountsAndExportsEveryObjectOnce(item: Item) throws {
         let store = try Corpus.copyStore(Corpus.root.appendingPathComponent(item.store)).path
         let model = try Self.modelArguments(item, store: store)

@@ -14,7 +14,7 @@ struct REPLSessionStoreTests {
         defer { repl.stop() }
         repl.send("count Item")
         try repl.expectOutput("1\n")
-        let connections = repl.openDescriptors(of: box.store)
+        let connections = try repl.openDescriptors(of: box.store)
         #expect(connections.count == 1, "the store is open \(connections.count) times")
 
         let other = try box.run(["insert", "Item", "i16=2", "--busy-timeout", "0"])
@@ -27,7 +27,7 @@ struct REPLSessionStoreTests {
         #expect(try box.ok(["count", "Item", "--busy-timeout", "0"]) == "3\n")
         repl.send("count Item --where 'i16 > 1'")
         try repl.expectOutput("1\n2\ninserted 1 object into Item\n2\n")
-        #expect(repl.openDescriptors(of: box.store) == connections)
+        #expect(try repl.openDescriptors(of: box.store) == connections)
 
         let result = repl.finish()
         #expect(result.status == 0)
@@ -42,11 +42,12 @@ struct REPLSessionStoreTests {
         defer { repl.stop() }
         repl.send("count Item")
         try repl.expectOutput("1\n")
-        let connections = repl.openDescriptors(of: box.store)
+        let connections = try repl.openDescriptors(of: box.store)
+        #expect(connections.count == 1, "the store is open \(connections.count) times")
         repl.send("insert Item i16=notanumber")
         repl.send("count Item")
         try repl.expectOutput("1\n1\n")
-        #expect(repl.openDescriptors(of: box.store) == connections)
+        #expect(try repl.openDescriptors(of: box.store) == connections)
         let result = repl.finish()
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: line 2: "), "\(result.stderr)")
@@ -115,12 +116,12 @@ final class REPLProcess: @unchecked Sendable {
         throw CancellationError()
     }
 
-    /// The process's file descriptors open on `path` (from /proc; empty where there is none).
-    func openDescriptors(of path: String) -> [String] {
+    /// The process's file descriptors open on `path` (from /proc, which must be readable).
+    func openDescriptors(of path: String) throws -> [String] {
         let folder = "/proc/\(process.processIdentifier)/fd"
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return entries.filter { entry in
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { entry in
+            // A descriptor closed since the listing is not the store's.
             (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + entry)) == target
         }.sorted()
     }

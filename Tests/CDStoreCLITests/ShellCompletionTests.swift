@@ -39,11 +39,8 @@ import Testing
         return result.stdout.split(separator: "\n").map(String.init).sorted()
     }
 
-    @Test func bashCompletesCommandsEntitiesAndKeyPaths() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else {
-            print("skipped: no /bin/bash")
-            return
-        }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "no /bin/bash"))
+    func bashCompletesCommandsEntitiesAndKeyPaths() throws {
         let folder = try temporaryDirectory()
         let prefix = folder.appendingPathComponent("prefix").path
         let install = try ProcessRunner.run(Corpus.packageRoot.appendingPathComponent("Scripts/install.sh").path,

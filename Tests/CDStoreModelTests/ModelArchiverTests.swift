@@ -8,9 +8,9 @@ import Testing
 /// written from, and looks like the caches Apple writes.
 @Suite(.serialized) struct ModelArchiverTests {
     /// The woocommerce versions whose `Site.visibility` (Integer 64) has the default "NO".
-    var woocommerceVersions: [String] {
+    func woocommerceVersions() throws -> [String] {
         let bundle = Corpus.models.appendingPathComponent("woocommerce__woocommerce-ios__WooCommerce.xcdatamodeld")
-        return ((try? Corpus.versions(of: bundle)) ?? []).map { $0.deletingPathExtension().lastPathComponent }.filter { name in
+        return try Corpus.versions(of: bundle).map { $0.deletingPathExtension().lastPathComponent }.filter { name in
             let contents = bundle.appendingPathComponent(name + ".xcdatamodel/contents")
             let xml = (try? String(contentsOf: contents, encoding: .utf8)) ?? ""
             return xml.contains(#"name="visibility" attributeType="Integer 64" defaultValueString="NO""#)
@@ -46,11 +46,12 @@ import Testing
                 + "entity 'TempTargetRunStored', attribute 'id': default value 'empy' of a UUID attribute is not kept in the "
                 + "model cache",
         ]
-        for version in woocommerceVersions {
+        let woocommerce = try woocommerceVersions()
+        for version in woocommerce {
             expected.append("woocommerce__woocommerce-ios__WooCommerce.xcdatamodeld/\(version).xcdatamodel: entity 'Site', "
                             + "attribute 'visibility': default value 'NO' of a Integer 64 attribute is not kept in the model cache")
         }
-        #expect(woocommerceVersions.count == 6)
+        #expect(woocommerce.count == 6)
         #expect(archiverWarnings == expected)
     }
 

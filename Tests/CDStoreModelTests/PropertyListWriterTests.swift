@@ -61,7 +61,10 @@ import Testing
                                                             format: .binary, options: 0)
         #expect(try PropertyListReader.read(foundation) == Self.sample)
         // XML keeps dates to the second only.
-        guard case .dictionary(var whole) = Self.sample else { return }
+        guard case .dictionary(var whole) = Self.sample else {
+            Issue.record("the sample is a dictionary")
+            return
+        }
         whole["date"] = .date(737_057_646)
         let xml = try PropertyListSerialization.data(fromPropertyList: PropertyListValue.dictionary(whole).foundationObject,
                                                      format: .xml, options: 0)

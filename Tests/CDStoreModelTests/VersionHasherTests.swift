@@ -74,8 +74,9 @@ import Testing
     @Test func entityHashesEqualCompiledModels() throws {
         var matchedEntities = 0, matchedChecksums = 0
         var mismatches: [String] = []
-        for momd in try FileManager.default.contentsOfDirectory(atPath: Corpus.compiled.path).sorted() {
-            let info = Corpus.compiled.appendingPathComponent(momd).appendingPathComponent("VersionInfo.plist")
+        for folder in try Corpus.compiledModels() {
+            let momd = folder.lastPathComponent
+            let info = folder.appendingPathComponent("VersionInfo.plist")
             let plist = try #require(try PropertyListSerialization.propertyList(
                 from: Data(contentsOf: info), format: nil) as? [String: Any])
             let hashes = try #require(plist["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]])

@@ -37,7 +37,7 @@ struct XcodeCodegenCorpusTests {
     }
 
     @Test func kueryDogAndPersonAreXcodesDeclarationsExactly() throws {
-        try #require(Corpus.isAvailable)
+        try Corpus.require(Self.folder)
         let pristine = try Self.files(Self.kuery).filter { $0.name.hasPrefix("Dog") || $0.name.hasPrefix("Person") }
         #expect(pristine.count == 4)
         for file in pristine {
@@ -52,7 +52,7 @@ struct XcodeCodegenCorpusTests {
     /// TestObject and OptionalTestObject were edited by hand after Xcode generated them (the corpus note and the
     /// project's history say so): they differ exactly in the edited lines.
     @Test func kueryHandEditedClassesDifferOnlyInTheEditedLines() throws {
-        try #require(Corpus.isAvailable)
+        try Corpus.require(Self.folder)
         let files = try Self.files(Self.kuery)
         func difference(_ name: String) throws -> (onlyXcode: Set<String>, onlyOurs: Set<String>) {
             let file = try #require(files.first { $0.name == name })
@@ -88,7 +88,7 @@ struct XcodeCodegenCorpusTests {
     /// and AllType's properties in the order they were added in the editor, which the model file does not keep.
     /// With those two things accounted for, every declaration matches.
     @Test func coreDataStackMatchesXcodeUpToFoundationSpellingAndEditorOrder() throws {
-        try #require(Corpus.isAvailable)
+        try Corpus.require(Self.folder)
         var respelled: [String] = []
         for file in try Self.files(Self.dongshuju) {
             let xcode = Self.declarations(file.xcode).map { line -> String in
@@ -111,7 +111,7 @@ struct XcodeCodegenCorpusTests {
 
     /// Every type the model editor offers, scalar and not, as AllType declares it.
     @Test func everyAttributeTypeHasXcodesSwiftType() throws {
-        try #require(Corpus.isAvailable)
+        try Corpus.require(Self.folder)
         let file = try #require(try Self.files(Self.dongshuju).first { $0.name == "AllType+CoreDataProperties.swift" })
         let types = Dictionary(uniqueKeysWithValues: Self.declarations(file.ours).filter { $0.hasPrefix("@NSManaged public var") }
             .map { line -> (String, String) in

@@ -42,9 +42,8 @@ struct DecompileCorpusTests {
     @Test("Every compiled model (.mom of each .momd) reads back with the same hashes and layout")
     func compiledModels() throws {
         var checked = 0
-        for momd in try FileManager.default.contentsOfDirectory(atPath: Corpus.compiled.path).sorted()
-        where momd.hasSuffix(".momd") {
-            let folder = Corpus.compiled.appendingPathComponent(momd)
+        for folder in try Corpus.compiledModels() {
+            let momd = folder.lastPathComponent
             for version in try CompiledModelLoader.versions(ofMomd: folder) {
                 let source = try CompiledModelLoader.loadMom(folder.appendingPathComponent(version + ".mom"))
                 #expect(!source.propertyOrder.isEmpty)
@@ -59,25 +58,22 @@ struct DecompileCorpusTests {
     @Test("Every model cached in a corpus store reads back with the same hashes and layout")
     func storeCaches() throws {
         var checked: [String] = []
-        for folder in try FileManager.default.contentsOfDirectory(atPath: Corpus.stores.path).sorted() {
-            let directory = Corpus.stores.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-            where name.hasSuffix(".sqlite") {
-                let copy = try Corpus.copyStore(directory.appendingPathComponent(name))
-                defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
-                let source: LoadedModel
-                do {
-                    source = try Store.cachedModel(at: copy.path)
-                } catch let error as StoreError where error.code == .noModel {
-                    continue  // stores of framework 419–519 keep no model (artsy, mwkirk)
-                }
-                // Stores of framework 419–519 keep no model (artsy, mwkirk): it is inferred from their tables.
-                if source.format == .inferredFromTables { continue }
-                #expect(source.format == .storeCache && !source.propertyOrder.isEmpty, "\(folder)/\(name)")
-                let problems = try Self.roundTrip(source, label: "\(folder)/\(name)").problems
-                #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
-                checked.append(name)
+        for store in try Corpus.storeFiles() {
+            let folder = store.deletingLastPathComponent().lastPathComponent, name = store.lastPathComponent
+            let copy = try Corpus.copyStore(store)
+            defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+            let source: LoadedModel
+            do {
+                source = try Store.cachedModel(at: copy.path)
+            } catch let error as StoreError where error.code == .noModel {
+                continue  // stores of framework 419–519 keep no model (artsy, mwkirk)
             }
+            // Stores of framework 419–519 keep no model (artsy, mwkirk): it is inferred from their tables.
+            if source.format == .inferredFromTables { continue }
+            #expect(source.format == .storeCache && !source.propertyOrder.isEmpty, "\(folder)/\(name)")
+            let problems = try Self.roundTrip(source, label: "\(folder)/\(name)").problems
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+            checked.append(name)
         }
         #expect(checked == ["CartKitSwiftData_v1.sqlite", "CartStorage_v1.sqlite", "TestModel.sqlite", "Test.sqlite"],
                 "stores with a model cache: \(checked)")

@@ -6,9 +6,8 @@ import GRDB
 
 /// Real stores of the shared corpus and what their `sqlite_master` says, for the layout tests.
 enum LayoutCorpus {
-    /// The corpus folder (`CDSTORE_CORPUS` overrides it).
-    static let folder = ProcessInfo.processInfo.environment["CDSTORE_CORPUS"].map { URL(fileURLWithPath: $0) }
-        ?? Corpus.root
+    /// The corpus folder (`CDSTORE_CORPUS` overrides it, through ``Corpus/root``).
+    static let folder = Corpus.root
 
     /// A store of the manifest with the model version it was written with.
     struct StoreItem: Sendable, CustomStringConvertible {
@@ -22,24 +21,24 @@ enum LayoutCorpus {
         var name: String { url.lastPathComponent }
     }
 
-    /// The manifest's stores of kind "store" that name a `matches_model_version`.
-    static func stores() -> [StoreItem] {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent("manifest.json")),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let items = json["items"] as? [[String: Any]] else { return [] }
-        return items.compactMap { item in
-            guard item["kind"] as? String == "store", let path = item["path"] as? String,
+    /// The manifest's stores of kind "store" that name a `matches_model_version` (``CorpusMissing`` when none do).
+    static func stores() throws -> [StoreItem] {
+        try Corpus.nonEmpty(Corpus.manifestItems(kind: "store").compactMap { item in
+            guard let path = item["path"] as? String,
                   let version = item["matches_model_version"] as? String else { return nil }
             let metadata = item["Z_METADATA"] as? [String: Any]
             return StoreItem(path: path, companions: item["companion_files"] as? [String] ?? [],
                              modelVersion: version,
                              frameworkVersion: metadata?["NSPersistenceFrameworkVersion"] as? Int ?? 0)
-        }
+        }, "no store with a matches_model_version in manifest.json", in: folder)
     }
 
     /// Copies the store (with `-wal`, `-shm`, `-journal` when present) into a fresh temporary folder and opens the
     /// copy: the corpus files are never opened themselves.
     static func openCopy(of store: StoreItem) throws -> (DatabaseQueue, URL) {
+        guard FileManager.default.fileExists(atPath: store.url.path) else {
+            throw CorpusMissing(folder: store.url.deletingLastPathComponent().path, wanted: "no \(store.name)")
+        }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("layout-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Testing
 
 /// Real multi-version models of the corpus: fill an old version with generated objects, migrate to a later
 /// version, verify the store and compare object counts entity by entity.
-@Suite("Migration: corpus models", .enabled(if: Corpus.isAvailable))
+@Suite("Migration: corpus models")
 struct MigrationCorpusTests {
     struct Case: CustomStringConvertible, Sendable {
         var bundle: String
@@ -117,10 +117,7 @@ struct MigrationCorpusTests {
         ("bignerdranch__CoreDataStack__TestModel/TestModel.sqlite", "bignerdranch__CoreDataStack__Sample", "TestModel 2"),
     ])
     func realStoreMigrates(_ store: String, _ bundle: String, _ version: String) throws {
-        let path = try temporaryDirectory().appendingPathComponent("Real.sqlite").path
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: Corpus.stores.path + "/" + store + suffix) {
-            try FileManager.default.copyItem(atPath: Corpus.stores.path + "/" + store + suffix, toPath: path + suffix)
-        }
+        let path = try Corpus.copyStore(Corpus.stores.appendingPathComponent(store)).path
         let destination = try ModelLoader.load(Corpus.models.appendingPathComponent(bundle + ".xcdatamodeld").path, version: version)
         let before = try Store.open(at: path, loaded: destination, options: .init(readOnly: true))
         // One warning, naming the version the store was saved with (an earlier one than `version`).

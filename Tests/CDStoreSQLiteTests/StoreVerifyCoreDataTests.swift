@@ -16,8 +16,11 @@ struct StoreVerifyCoreDataTests {
         var description: String { store }
     }
 
-    static let pairs: [Pair] = ((try? Corpus.manifestItems(kind: "store")) ?? []).compactMap { item in
-        (item["path"] as? String).map { Pair(store: $0, modelVersion: item["matches_model_version"] as? String) }
+    /// The manifest's stores; throws (failing the test that takes them) when the corpus is missing.
+    static func pairs() throws -> [Pair] {
+        try Corpus.manifestItems(kind: "store").compactMap { item in
+            (item["path"] as? String).map { Pair(store: $0, modelVersion: item["matches_model_version"] as? String) }
+        }
     }
 
     /// What the corpus stores hold that is not Core Data's doing: rows another tool added to Artsy's 1.3 and 2.0
@@ -34,7 +37,7 @@ struct StoreVerifyCoreDataTests {
     ]
 
     /// Every corpus store with the model version that wrote it (NOTE.md, manifest), or its own model cache.
-    @Test(arguments: pairs)
+    @Test(arguments: try pairs())
     func everyCorpusStoreVerifiesWithItsModel(pair: Pair) throws {
         let copy = try Corpus.copyStore(Corpus.root.appendingPathComponent(pair.store)).path
         let loaded = try pair.modelVersion.map { version -> LoadedModel in

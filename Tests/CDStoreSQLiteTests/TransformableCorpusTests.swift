@@ -13,17 +13,9 @@ import Testing
 /// The Apple-written archives we do have are the model caches (`Z_MODELCACHE`), whose NSDictionary/NSArray
 /// objects are decoded here, and the metadata plists (`Z_METADATA.Z_PLIST`), which both readers and the writer
 /// must agree on.
-@Suite(.enabled(if: Corpus.isAvailable)) struct TransformableCorpusTests {
+@Suite struct TransformableCorpusTests {
     static func stores() throws -> [URL] {
-        let manager = FileManager.default
-        var result: [URL] = []
-        for folder in try manager.contentsOfDirectory(atPath: Corpus.stores.path).sorted() {
-            let dir = Corpus.stores.appendingPathComponent(folder)
-            for file in try manager.contentsOfDirectory(atPath: dir.path).sorted() where file.hasSuffix(".sqlite") {
-                result.append(dir.appendingPathComponent(file))
-            }
-        }
-        return result
+        try Corpus.storeFiles()
     }
 
     static func open(_ store: URL) throws -> DatabaseQueue {

@@ -117,9 +117,9 @@ import Testing
     // MARK: - Validation failures leave the store unchanged
 
     /// Runs an update that must fail and checks the store's bytes did not change; returns the error text.
-    func failing(_ predicate: String?, _ assignments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    func failing(_ predicate: String?, _ assignments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let bytes = storeBytes(store.path)
-        let before = try? state(["age", "email", "employeeNumber"])
+        let before = try state(["age", "email", "employeeNumber"])
         var message = "no error"
         do {
             _ = try update(predicate, assignments)
@@ -127,78 +127,78 @@ import Testing
             message = "\(error)"
         }
         #expect(storeBytes(store.path) == bytes, "store changed by \(assignments)", sourceLocation: sourceLocation)
-        let after = try? state(["age", "email", "employeeNumber"])
-        #expect(after?.mapValues { $0.0 } == before?.mapValues { $0.0 } && after?.mapValues { $0.1 } == before?.mapValues { $0.1 },
+        let after = try state(["age", "email", "employeeNumber"])
+        #expect(after.mapValues { $0.0 } == before.mapValues { $0.0 } && after.mapValues { $0.1 } == before.mapValues { $0.1 },
                 sourceLocation: sourceLocation)
         return message
     }
 
-    @Test func typeFailure() {
-        let text = failing("employeeNumber == 2", ["age:=lastName"])
+    @Test func typeFailure() throws {
+        let text = try failing("employeeNumber == 2", ["age:=lastName"])
         let uuid = store.metadata.uuid
         #expect(text == "entity 'Employee', attribute 'age': x-coredata://\(uuid)/Employee/p4: expected a whole number, got 'Lee'")
-        #expect(failing(nil, ["age=age * 1.5"]) == """
+        #expect(try failing(nil, ["age=age * 1.5"]) == """
             entity 'Employee', attribute 'age': x-coredata://\(uuid)/Employee/p1: 67.5 is not a whole number, so it does not \
             fit Integer 16 (round it with floor:, ceiling: or trunc:)
             """)
-        #expect(failing(nil, ["isActive=maybe"])
+        #expect(try failing(nil, ["isActive=maybe"])
                 == "entity 'Employee': update: 'isActive': no attribute or relationship 'maybe' in Employee")
-        #expect(failing(nil, ["age=70000"]) == "entity 'Employee', attribute 'age': 70000 is out of range for Integer 16")
+        #expect(try failing(nil, ["age=70000"]) == "entity 'Employee', attribute 'age': 70000 is out of range for Integer 16")
     }
 
-    @Test func rangeFailure() {
-        let text = failing(nil, ["age=age + 60"])
+    @Test func rangeFailure() throws {
+        let text = try failing(nil, ["age=age + 60"])
         // Objects are checked in primary-key order; the first over 100 is named.
         #expect(text == """
             entity 'Employee', attribute 'age': x-coredata://\(store.metadata.uuid)/Employee/p1: 105 is greater than \
             the maximum 100
             """)
-        #expect(failing(nil, ["salary=salary - 100"])
+        #expect(try failing(nil, ["salary=salary - 100"])
                 == "entity 'Employee', attribute 'salary': x-coredata://\(store.metadata.uuid)/Employee/p4: -99.9 is less than the minimum 0")
-        #expect(failing(nil, ["rating=5.5"])
+        #expect(try failing(nil, ["rating=5.5"])
                 == "entity 'Employee', attribute 'rating': x-coredata://\(store.metadata.uuid)/Employee/p1: 5.5 is greater than the maximum 5")
     }
 
-    @Test func regularExpressionFailure() {
-        let text = failing("employeeNumber == 8", ["email=not an email"])
+    @Test func regularExpressionFailure() throws {
+        let text = try failing("employeeNumber == 8", ["email=not an email"])
         #expect(text == """
             entity 'Employee', attribute 'email': x-coredata://\(store.metadata.uuid)/Employee/p8: 'not an email' does \
             not match the regular expression '^[^@ ]+@[^@ ]+\\.[a-z]{2,}$'
             """)
     }
 
-    @Test func optionalityAndLengthFailures() {
+    @Test func optionalityAndLengthFailures() throws {
         let uuid = store.metadata.uuid
-        #expect(failing(nil, ["hiredAt:=nil"])
+        #expect(try failing(nil, ["hiredAt:=nil"])
                 == "entity 'Employee', attribute 'hiredAt': x-coredata://\(uuid)/Employee/p1: a value is required (the attribute is not optional)")
-        #expect(failing("employeeNumber == 1", ["firstName="])
+        #expect(try failing("employeeNumber == 1", ["firstName="])
                 == "entity 'Manager', attribute 'firstName': x-coredata://\(uuid)/Manager/p3: 0 characters is shorter than the minimum length 1")
     }
 
-    @Test func uniquenessFailures() {
-        let among = failing("department.name == 'Engineering'", ["employeeNumber=7"])
+    @Test func uniquenessFailures() throws {
+        let among = try failing("department.name == 'Engineering'", ["employeeNumber=7"])
         #expect(among == """
             entity 'Employee', attribute 'employeeNumber': x-coredata://\(store.metadata.uuid)/Employee/p4: uniqueness \
             constraint (employeeNumber) violated: employeeNumber = 7 is already taken by \
             x-coredata://\(store.metadata.uuid)/Manager/p3
             """)
-        let existing = failing("firstName == 'Mia'", ["employeeNumber=8"])
+        let existing = try failing("firstName == 'Mia'", ["employeeNumber=8"])
         #expect(existing == """
             entity 'Manager', attribute 'employeeNumber': x-coredata://\(store.metadata.uuid)/Manager/p3: uniqueness constraint \
             (employeeNumber) violated: employeeNumber = 8 is already taken by x-coredata://\(store.metadata.uuid)/Employee/p8
             """)
     }
 
-    @Test func namesThatAreNotSettableAttributes() {
-        #expect(failing(nil, ["department:=nil"])
+    @Test func namesThatAreNotSettableAttributes() throws {
+        #expect(try failing(nil, ["department:=nil"])
                 == "entity 'Employee', attribute 'department': update: 'department' is a relationship; an update sets attributes only (change relationships with insert or import)")
-        #expect(failing(nil, ["salry=1"]) == """
+        #expect(try failing(nil, ["salry=1"]) == """
             entity 'Employee': update: no attribute 'salry' in Employee; did you mean 'salary'?
             """)
-        #expect(failing(nil, ["nickname=x"])
+        #expect(try failing(nil, ["nickname=x"])
                 == "entity 'Employee', attribute 'nickname': update: 'nickname' is transient, so it is not stored")
-        #expect(failing(nil, ["age=1", "age=2"]) == "entity 'Employee', attribute 'age': update: 'age' is set twice")
-        #expect(failing(nil, ["age:=department"])
+        #expect(try failing(nil, ["age=1", "age=2"]) == "entity 'Employee', attribute 'age': update: 'age' is set twice")
+        #expect(try failing(nil, ["age:=department"])
                 == "entity 'Employee', attribute 'age': update: 'department' is not a single value")
     }
 

@@ -119,7 +119,7 @@ struct CodableRecordsTests {
     /// The corpus models' records (every bundle's current version and the compiled models), type-checked together
     /// against the CDStore module of this build.
     @Test func corpusRecordsTypeCheck() throws {
-        try #require(Corpus.isAvailable)
+        try Corpus.require()
         let modules = Corpus.packageRoot.appendingPathComponent(".build/debug/Modules")
         guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("CDStore.swiftmodule").path) else {
             Issue.record("skipped: no CDStore module at \(modules.path) (build with `swift build --build-tests` first)")
@@ -127,8 +127,7 @@ struct CodableRecordsTests {
         }
         let folder = try temporaryDirectory()
         var models = try Corpus.modelBundles()
-        models += try FileManager.default.contentsOfDirectory(atPath: Corpus.compiled.path).sorted()
-            .map { Corpus.compiled.appendingPathComponent($0) }
+        models += try Corpus.compiledModels()
         var files: [String] = []
         for (index, model) in models.enumerated() {
             let output = CodeGenerator.generate(try ModelFile(contentsOf: model.path), options: .init(language: .codable, namespace: "Model\(index)"))
