@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func everyCorpusVersionReadsBackWithItsHashesOrStatesTheLoss() throws {
-        #expect(Corpus.isAvailable, "the corpus is missing")
+        try Corpus.require()
         let versions = try Self.corpusVersions()
         #expect(versions.count >= 200, "only \(versions.count) model versions found under \(Corpus.root.path)")
         var failures: [String] = []

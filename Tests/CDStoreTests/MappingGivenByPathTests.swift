@@ -12,7 +12,7 @@ import Testing
     let folder: URL
 
     init() throws {
-        #expect(Corpus.isAvailable, "the corpus is missing")
+        try Corpus.require()
         folder = try temporaryDirectory()
     }
 
