@@ -29,8 +29,8 @@ SWIFT ?= swift
 # SVG test is skipped without it).
 # chromium, chromium-driver, python3-selenium: the browser tests of `cdstore serve` (Tests/Browser).
 SYSTEM_PACKAGES := libsqlite3-dev libreadline-dev zlib1g-dev time graphviz chromium chromium-driver python3-selenium
-# wrk: the load figures of `cdstore serve` (Scripts/bench-serve.sh).
-BENCH_PACKAGES := sqlite3 wrk
+# wrk: the load figures of `cdstore serve` (Scripts/bench-serve.sh); hyperfine: start-up timed by another program.
+BENCH_PACKAGES := sqlite3 wrk hyperfine
 # The library's public declarations (Scripts/public-api.sh): the check fails past this many, on one without a doc
 # comment, or when they differ from the frozen baseline docs/api/public-api.txt. The limit is the baseline's count,
 # a ratchet: the 1.0 target is 300 (docs/decisions/0015-library-1.0.md says what stands in the way).

@@ -389,6 +389,15 @@ for ((run = 1; run <= startup_runs; run++)); do
   measure_quick "$startup_op" cdstore "$cdstore" count Person --store "$small"
   measure_quick "$startup_op" "sqlite3" sqlite3 "$small" "SELECT COUNT(*) FROM ZPERSON"
 done
+# The same two commands timed by hyperfine as another program runs them (no shell, 5 warm-up runs): a second
+# figure from outside the process, which also counts what bash's loop above does not pay twice (hyperfine's own
+# fork and wait, and page-cache state after the other command ran).
+hyperfine_json=$work/startup-hyperfine.json
+if command -v hyperfine >/dev/null; then
+  hyperfine -N --warmup 5 --runs "$startup_runs" --export-json "$hyperfine_json" \
+    "$cdstore count Person --store $small" "sqlite3 $small 'SELECT COUNT(*) FROM ZPERSON'" >/dev/null 2>&1 ||
+    warnings+=("WARNING: start-up: hyperfine failed")
+fi
 
 # --- report -------------------------------------------------------------------------------------------------
 # ratio_to MEDIAN FLOOR_KEY: MEDIAN ÷ the floor's median ("—" without a floor or its figures).
@@ -440,6 +449,15 @@ report=$work/report.md
       awk -v w="$who" -v a="$lo" -v b="$med" -v r="$startup_runs" 'BEGIN {printf "Start-up, %s: best %.1f ms, median %.1f ms of %d runs.\n", w, a * 1000, b * 1000, r}'
     fi
   done
+  if [ -s "$hyperfine_json" ]; then
+    python3 -c '
+import json, sys
+for result, who in zip(json.load(open(sys.argv[1]))["results"], ["cdstore", "sqlite3"]):
+    print("Start-up by hyperfine -N, %s: best %.1f ms, median %.1f ms, mean %.1f ± %.1f ms of %d runs." % (
+        who, result["min"] * 1000, result["median"] * 1000, result["mean"] * 1000, result["stddev"] * 1000,
+        len(result["times"])))
+' "$hyperfine_json"
+  fi
   echo
   echo "Loads: cdstore \`insert Person --file people.ndjson --nl\` / \`--csv\` into a new store; the sqlite3 floor"
   echo "(for both) \`.import --csv\` into a temporary table, then \`INSERT INTO ZPERSON … SELECT\` converting the date and"

@@ -174,6 +174,7 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         text.entity = entity
         text.property = property
         text.propertyKind = isRelationship ? "relationship" : "attribute"
+        text.namesPropertyAlone = true
         text.inputName = name
         return text.text
     }

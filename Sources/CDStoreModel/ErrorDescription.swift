@@ -22,6 +22,8 @@ package struct ErrorDescription {
     package var property: String?
     /// How the property is named: `attribute`, `relationship`, or `property` when the error does not know which.
     package var propertyKind = "attribute"
+    /// Whether a property without an entity is named on its own (`'payload': …`), as the library's errors do.
+    package var namesPropertyAlone = false
     /// What names the input: the library's label or a command line's option; nil to leave it out.
     package var inputName: String?
     /// What went wrong.
@@ -50,7 +52,7 @@ package struct ErrorDescription {
         }
         if let entity {
             parts.append("entity '\(entity)'" + (property.map { ", \(propertyKind) '\($0)'" } ?? ""))
-        } else if let property {
+        } else if let property, namesPropertyAlone {
             parts.append("'\(property)'")
         }
         if let inputName { parts.append(inputName) }

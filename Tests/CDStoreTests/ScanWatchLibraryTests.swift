@@ -72,9 +72,9 @@ import Testing
         var changes: [StoreChange] = []
         try writer.write { ctx in _ = try ctx.insert("Note", ["title": "new"]) }
         changes.append(try #require(try await iterator.next()))
-        try writer.write { ctx in _ = try ctx.update("Note", where: "title == 'note 0'", set: ["pinned": true]) }
+        try writer.write { ctx in _ = try ctx.update("Note", matching: try Criteria("title == 'note 0'"), set: ["pinned": true]) }
         changes.append(try #require(try await iterator.next()))
-        try writer.write { ctx in _ = try ctx.delete("Note", where: "title == 'new'") }
+        try writer.write { ctx in _ = try ctx.delete("Note", matching: try Criteria("title == 'new'")) }
         changes.append(try #require(try await iterator.next()))
         #expect(changes.map(\.kind) == [.inserted, .updated, .deleted])
         #expect(changes.map(\.objectID.primaryKey) == [2, 1, 2])

@@ -53,7 +53,7 @@ struct FetchCommand: ParsableCommand {
         try storeOptions.withStore(create: true, announce: true, readsOnly: true, strict: strict) { store in
             var printer = RecordPrinter(entity: entity, format: format, output: .standardOutput())
             printer.headers = !formatOptions.noHeaders
-            try store.read { ctx in try printer.print(criteria, in: ctx) }
+            _ = try store.read { ctx in try printer.print(criteria, in: ctx) }
         }
     }
 }
