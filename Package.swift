@@ -14,6 +14,8 @@ import PackageDescription
 //   CDStore          — the Swift library: one import, transactions, typed objects, Codable records, criteria
 //   CDStoreSwiftData — `import CDStoreSwiftData`: CDStore.Model.swiftData(…) and installing the Swift source reader
 //   CDStoreServer    — `cdstore serve`: a read-only web face on a store (Hummingbird; CDStore's public API only)
+//   CDStoreMCP       — `cdstore mcp`: the store for AI assistants over the Model Context Protocol (stdio JSON-RPC;
+//                      CDStore's public API only, which `packageAccess: false` makes the compiler prove)
 //   CDStoreCLI       — commands, output formats, the REPL
 // Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server (and the
 // SwiftData reader). Every first protocol-conformance lookup scans all conformance records of the program, so
@@ -79,10 +81,12 @@ let package = Package(
             dependencies: [
                 "CDStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ]),
+        // No package access: the compiler proves the server uses the library's public API only.
+        .target(name: "CDStoreMCP", dependencies: ["CDStore"], packageAccess: false),
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStore", "CReadline", "CReadlineSupport",
+                "CDStore", "CDStoreMCP", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
@@ -123,6 +127,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
+        .testTarget(name: "CDStoreMCPTests", dependencies: ["CDStoreMCP", "CDStore", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreCLITests",
             dependencies: ["CDStoreCLI", "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreTestSupport"]),
