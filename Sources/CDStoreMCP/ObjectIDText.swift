@@ -45,7 +45,7 @@ enum HistoryJSON {
     static func entry(_ entry: HistoryEntry) -> JSONValue {
         let transaction = entry.transaction
         var pairs: [(String, JSONValue)] = [("number", .integer(transaction.number))]
-        pairs.append(("date", transaction.date.map { .string(ObjectJSON.iso8601($0.timeIntervalSinceReferenceDate)) } ?? .null))
+        pairs.append(("date", transaction.date.map { JSONValue.string(ObjectJSON.iso8601($0.timeIntervalSinceReferenceDate)) } ?? JSONValue.null))
         pairs.append(("author", transaction.author.map(JSONValue.string) ?? .null))
         pairs.append(("bundle_id", transaction.bundleID.map(JSONValue.string) ?? .null))
         pairs.append(("process_id", transaction.processID.map(JSONValue.string) ?? .null))

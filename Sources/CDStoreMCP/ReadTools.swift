@@ -14,11 +14,12 @@ struct ReadTools {
     func describeStore() throws -> JSONValue {
         let summary = try store.summary()
         let model = store.model
+        let history = try store.hasPersistentHistory
         return [
             "path": .string(store.path), "uuid": .string(store.storeUUID), "kind": .string(summary.kind),
             "journal_mode": .string(summary.journalMode), "model_source": .string(summary.modelSource),
             "version_identifiers": .array(model.versionIdentifiers.map(JSONValue.string)),
-            "persistent_history": .bool(try store.hasPersistentHistory), "read_only": .bool(store.isReadOnly),
+            "persistent_history": .bool(history), "read_only": .bool(store.isReadOnly),
             "warnings": .array(summary.warnings.map(JSONValue.string)),
             "entities": .array(summary.objectCounts.map { count in
                 var pairs: [(String, JSONValue)] = [("name", .string(count.entity)), ("objects", .integer(Int64(count.objects)))]
@@ -46,7 +47,8 @@ struct ReadTools {
         let limit = Int(try arguments.integer("limit", in: 1...Self.maximumRows, default: Self.defaultRows)!)
         let only = try arguments.strings("properties", maximum: 256)
         let query = PageCursor.fingerprint(["fetch", entity, predicate ?? "", sort.joined(separator: "\u{1}")])
-        let offset = try arguments.string("cursor").map { text throws(ToolError) in try PageCursor.offset(of: text, for: query) } ?? 0
+        var offset = 0
+        if let cursor = try arguments.string("cursor") { offset = try PageCursor.offset(of: cursor, for: query) }
         let objects = try Failure.mapping(predicate: predicate) {
             try store.read { ctx in try ctx.fetch(entity, where: predicate, sort: sort, limit: limit + 1, offset: offset) }
         }

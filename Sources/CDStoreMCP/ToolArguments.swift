@@ -75,13 +75,15 @@ struct ToolArguments {
         default: throw ToolError(name, "must be an array of strings, not \(value.typeName) \(Self.quote(value))")
         }
         guard items.count <= maximum else { throw ToolError(name, "has \(items.count) items; at most \(maximum) are taken") }
-        return try items.enumerated().map { (index, item) throws(ToolError) -> String in
+        var texts: [String] = []
+        for (index, item) in items.enumerated() {
             guard case .string(let text) = item, !text.trimmingCharacters(in: .whitespaces).isEmpty,
                   text.utf8.count <= Self.maximumTextBytes else {
                 throw ToolError(name, "item \(index + 1) must be a non-empty string, not \(item.typeName) \(Self.quote(item))")
             }
-            return text
+            texts.append(text)
         }
+        return texts
     }
 
     /// The longest text argument read: predicates and key paths are short; this bounds the work one call asks.

@@ -1,4 +1,5 @@
 import CDStore
+import Foundation
 
 /// Runs one tool call: reads its arguments against the tool's names, then the tool.
 struct ToolRunner {
