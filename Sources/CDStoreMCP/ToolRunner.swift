@@ -44,7 +44,7 @@ struct Resources {
             "description": "The store's model as cdstore's JSON model: entities, attributes, relationships, rules.",
             "mimeType": "application/json",
         ]
-        return [model] + store.model.entities.map { entity in
+        return [model] + store.model.entities.map { entity -> JSONValue in
             [
                 "uri": .string("cdstore://entity/" + Self.escaped(entity.name)), "name": .string(entity.name),
                 "title": .string("Entity \(entity.name)"),

@@ -57,7 +57,7 @@ struct WriteTools {
                 return .object([
                     ("dry_run", .bool(dryRun)), ("entity", .string(entity)),
                     (dryRun ? "would_insert" : "inserted", .integer(Int64(summary.inserted))),
-                    ("objects", .array(ids.prefix(Self.listedIDs).map { .string(dryRun ? "\($0.entity) (new)" : $0.description) })),
+                    ("objects", .array(ids.prefix(Self.listedIDs).map { JSONValue.string(dryRun ? "\($0.entity) (new)" : $0.description) })),
                     ("note", .string(dryRun ? "nothing was written: call again with dry_run false to commit" : "committed in one transaction")),
                 ])
             }
@@ -71,7 +71,8 @@ struct WriteTools {
         guard case .object(let pairs)? = arguments.value("values"), !pairs.isEmpty else {
             throw ToolError("values", "is required: an object of attribute names and new values")
         }
-        let assignments = try pairs.map { (key, value) throws -> UpdateAssignment in
+        let assignments = try pairs.map { pair throws -> UpdateAssignment in
+            let (key, value) = pair
             let text: String
             switch value {
             case .null: text = "\(key):=nil"
@@ -125,7 +126,7 @@ struct WriteTools {
                     ("dry_run", .bool(dryRun)), ("entity", .string(entity)),
                     (dryRun ? "would_delete" : "deleted", .integer(Int64(result.requested))),
                     ("objects", .array(ids.map(JSONValue.string))),
-                    ("by_entity", .object(result.byEntity.map { ($0.0, .integer(Int64($0.1))) })),
+                    ("by_entity", .object(result.byEntity.map { ($0.0, JSONValue.integer(Int64($0.1))) })),
                     ("total", .integer(Int64(result.total))),
                     ("note", .string(dryRun ? "nothing was deleted: call again with dry_run false to commit; delete rules were applied in the count"
                                      : "committed in one transaction, delete rules applied")),
