@@ -30,12 +30,16 @@ def cli(*args, check=True):
     return done.stdout
 
 
-def file_bytes(store):
-    """The digest of a store file and its -wal and -shm companions, whichever exist."""
+def file_bytes(store, shm=False):
+    """The digest of a store file and its -wal (and, with `shm`, its -shm) companions, whichever exist.
+
+    SQLite's -shm is the WAL's shared-memory index, which any reader of a WAL store may rewrite; the store's
+    content is the file and its -wal. Opening a WAL-mode store whose -wal is missing makes an empty one (SQLite
+    does, for any reader): an empty -wal counts as none. `--immutable` leaves every companion alone."""
     digest = {}
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", "-wal", "-journal") + (("-shm",) if shm else ()):
         path = Path(str(store) + suffix)
-        if path.exists():
+        if path.exists() and (shm or suffix != "-wal" or path.stat().st_size > 0):
             digest[suffix] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digest
 
@@ -100,15 +104,20 @@ def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, 60))
 
 
+def field(model, camel, snake):
+    """A field of an SDK type: `mcp` 1.x names them as the protocol does (isError), 2.x in snake case."""
+    return getattr(model, snake) if snake in type(model).model_fields else getattr(model, camel)
+
+
 def result_json(result):
     """A tool result's JSON: its text content parsed, checked against its structured content."""
-    assert not result.isError, result.content[0].text
+    assert not field(result, "isError", "is_error"), result.content[0].text
     value = json.loads(result.content[0].text)
-    assert value == result.structuredContent
+    assert value == field(result, "structuredContent", "structured_content")
     return value
 
 
 def error_text(result):
     """A tool result that must be an error: its text."""
-    assert result.isError, f"expected an error, got {result.content[0].text[:200]}"
+    assert field(result, "isError", "is_error"), f"expected an error, got {result.content[0].text[:200]}"
     return result.content[0].text
