@@ -27,12 +27,13 @@ enum Failure {
         default: nil
         }
         var message = error.message
+        // The input quoted under the first line, with a caret under the column.
+        var quoted = ""
         if let column = error.column, error.file == nil {
+            message += " at column \(column)"
             let source = error.source ?? (argument == "having" ? having : argument == "where" ? predicate : nil)
             if let source, !source.contains("\n") {
-                message += " at column \(column)\n  \(source)\n  " + String(repeating: " ", count: max(0, column - 1)) + "^"
-            } else {
-                message += " at column \(column)"
+                quoted = "\n  \(source)\n  " + String(repeating: " ", count: max(0, column - 1)) + "^"
             }
         }
         var place: [String] = []
@@ -43,7 +44,7 @@ enum Failure {
             place.append("'\(property)'")
         }
         if !place.isEmpty { message = place.joined(separator: ": ") + ": " + message }
-        return ToolError(argument, message + " [\(error.code)]")
+        return ToolError(argument, message + " [\(error.code)]" + quoted)
     }
 }
 
