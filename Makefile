@@ -8,6 +8,8 @@
 #                  (what CI runs)
 #   make warnings  the compiler warnings the last debug build left in Sources/ and Tests/ (fails if there are any)
 #   make browser-test  `cdstore serve` in headless Chromium (Tests/Browser/browse_test.py)
+#   make mcp-test  `cdstore mcp` driven by the Python MCP SDK (Tests/MCP; installs `mcp` from PyPI when missing)
+#   make bench-mcp  median and p99 latency of `count` and a 50-object `fetch` over `cdstore mcp` (release build)
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
@@ -38,7 +40,7 @@ PUBLIC_API_LIMIT ?= 560
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release warnings test browser-test demo readme-demo install install-check bench reliability fidelity api api-baseline lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check bench reliability fidelity api api-baseline lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -77,6 +79,7 @@ test: setup
 	@python3 Scripts/compiler-warnings.py .build/debug
 	$(SWIFT) test --skip-build
 	$(MAKE) browser-test
+	$(MAKE) mcp-test
 	$(MAKE) example
 	$(MAKE) install-check
 	$(MAKE) fuzz-ci
@@ -87,6 +90,21 @@ browser-test: setup
 	$(SWIFT) build --product cdstore
 	$(SWIFT) build --product cdstore-full
 	/usr/bin/python3 Tests/Browser/browse_test.py .build/debug/cdstore
+
+# `cdstore mcp` with a client nobody here wrote: the Python MCP SDK starts it, lists and calls every tool on Schemas/
+# and corpus stores, checks results against fetch/count/project, refused writes, unchanged bytes, and hostile
+# messages (Hypothesis). pytest prints the closing `N passed` line.
+MCP_PYTHON_PACKAGES := mcp hypothesis pytest
+mcp-test: setup
+	$(SWIFT) build --product cdstore
+	@python3 -c 'import mcp, hypothesis, pytest' 2>/dev/null || \
+	  { echo "installing $(MCP_PYTHON_PACKAGES) (pip)"; python3 -m pip install --quiet $(MCP_PYTHON_PACKAGES); }
+	CDSTORE=$(CURDIR)/.build/debug/cdstore python3 -m pytest -q -p no:cacheprovider Tests/MCP
+
+# ROWS Person rows (1,000,000), 1,000 calls of each tool from the Python MCP SDK; a table row per tool.
+bench-mcp: release
+	@python3 -c 'import mcp' 2>/dev/null || python3 -m pip install --quiet mcp
+	@python3 Scripts/bench-mcp.py .build/release/cdstore --rows $(ROWS)
 
 demo: release
 	@Scripts/demo.sh .build/release/cdstore

@@ -13,9 +13,10 @@ import PackageDescription
 //   CDStore            — the library, `import CDStore`: its public API is the one front door
 //   CDStoreSwiftData   — `import CDStoreSwiftData`: the Swift source reader as a public value
 // Clients, built on the two products' public API only: `packageAccess: false` keeps `package` declarations out of
-// their reach, and `make test` builds with `--explicit-target-dependency-import-check error`, so that a client
-// cannot import a layer below CDStore either (docs/decisions/0015-library-1.0.md):
+// their reach, and `Scripts/client-imports.sh` (in `make test`) refuses an import of a layer below CDStore
+// (docs/decisions/0015-library-1.0.md):
 //   CDStoreServer      — `cdstore serve`: a read-only web face on a store (Hummingbird)
+//   CDStoreMCP         — `cdstore mcp`: the store for AI assistants over the Model Context Protocol (stdio JSON-RPC)
 //   CDStoreCLI         — commands, output formats, the REPL
 // Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server and the Swift
 // source reader; `cdstore` hands the commands that need them over before they run (ADR 0014, ADR 0015).
@@ -80,10 +81,11 @@ let package = Package(
                 "CDStore", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             packageAccess: false),
+        .target(name: "CDStoreMCP", dependencies: ["CDStore"], packageAccess: false),
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStore", "CReadline", "CReadlineSupport",
+                "CDStore", "CDStoreMCP", "CReadline", "CReadlineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             packageAccess: false),
@@ -126,6 +128,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
+        .testTarget(name: "CDStoreMCPTests", dependencies: ["CDStoreMCP", "CDStore", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreCLITests",
             dependencies: ["CDStoreCLI", "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreTestSupport"]),

@@ -33,7 +33,7 @@ public struct CDStoreCommand: ParsableCommand {
             InfoCommand.self, VerifyCommand.self, HistoryCommand.self, REPLCommand.self,
             DiffCommand.self, ScanCommand.self, WatchCommand.self,
             ModelCommand.self, MappingCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, MCPCommand.self,
         ])
 
     public init() {}

@@ -8,7 +8,7 @@ struct DocumentationTests {
     static let subcommands = ["insert", "fetch", "count", "project", "update", "delete", "export", "import", "seed",
                               "migrate", "info", "verify", "history", "repl",
                               "model show", "model validate", "model compile", "model hashes", "model diff", "diff", "model diagram",
-                              "model generate", "serve", "mapping", "mapping show", "mapping infer", "scan", "watch"]
+                              "model generate", "serve", "mcp", "mapping", "mapping show", "mapping infer", "scan", "watch"]
 
     @Test(arguments: subcommands)
     func readmeMentionsSubcommand(name: String) throws {

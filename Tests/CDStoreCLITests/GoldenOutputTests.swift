@@ -92,7 +92,7 @@ struct GoldenOutputTests {
     }
 
     @Test(arguments: [[], ["insert"], ["fetch"], ["count"], ["delete"], ["export"], ["history"], ["model"], ["model", "show"],
-                      ["model", "validate"], ["model", "compile"], ["model", "hashes"], ["model", "diff"], ["serve"],
+                      ["model", "validate"], ["model", "compile"], ["model", "hashes"], ["model", "diff"], ["serve"], ["mcp"],
                       ["migrate"], ["mapping"], ["mapping", "show"], ["mapping", "infer"], ["scan"], ["watch"]])
     func help(command: [String]) throws {
         let result = try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "80"])

@@ -1,0 +1,67 @@
+import ArgumentParser
+import CDStore
+import CDStoreMCP
+import Foundation
+
+/// `cdstore mcp`: the store for AI assistants, as a Model Context Protocol server on standard input and output.
+struct MCPCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Serve a store to AI assistants over the Model Context Protocol (stdio). Read-only unless --allow-writes.",
+        discussion: """
+        Speaks MCP (protocol version 2025-06-18) on standard input and output: newline-delimited JSON-RPC 2.0, as \
+        assistants start local servers. Tools: describe_store, describe_model, fetch, count, project, get_object, \
+        history; with --allow-writes also insert, update and delete (each one transaction, validated, dry runs \
+        unless the call sets dry_run false). Resources: cdstore://model and cdstore://entity/NAME.
+
+        Without --allow-writes the store is opened read-only and no tool can write. Results are bounded (50 objects \
+        by default, 500 at most, 256 KiB) with a cursor to go on. Diagnostics go to standard error.
+
+        Examples:
+          cdstore mcp --store App.sqlite
+          cdstore mcp --store App.sqlite --model App.xcdatamodeld --allow-writes
+          claude mcp add app-data -- cdstore mcp --store /path/to/App.sqlite
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite store to serve. Default: $CDSTORE_STORE.", valueName: "path"),
+            completion: .file())
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The model (.xcdatamodeld, .xcdatamodel, .momd, .mom or cdstore JSON). Default: $CDSTORE_MODEL, else the "
+        + "model the store keeps.", valueName: "path"), completion: .file())
+    var model: String?
+
+    @Option(name: .customLong("model-version"), help: ArgumentHelp(
+        "The version of an .xcdatamodeld to use instead of its current version.", valueName: "name"))
+    var modelVersion: String?
+
+    @Flag(name: .customLong("allow-writes"), help: ArgumentHelp(
+        "Offer insert, update and delete, and open the store for writing."))
+    var allowWrites = false
+
+    @Flag(name: .customLong("read-only"), help: ArgumentHelp("Accepted for symmetry: the default without --allow-writes."))
+    var readOnly = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Read without changing a byte of the store, its -wal or its -shm (SQLite's immutable mode)."))
+    var immutable = false
+
+    func validate() throws {
+        if allowWrites && (readOnly || immutable) {
+            throw ValidationError("--allow-writes cannot be combined with --read-only or --immutable")
+        }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
+        }
+        let modelPath = model ?? environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+        let options: CDStore.Options = allowWrites ? [] : immutable ? [.readOnly, .immutable] : [.readOnly]
+        let opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) }, options: options)
+        for warning in opened.warnings { Console.warn(warning) }
+        MCPServer(store: opened, allowWrites: allowWrites).run()
+    }
+}
