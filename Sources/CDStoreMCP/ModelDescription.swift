@@ -17,9 +17,9 @@ enum ModelDescription {
         pairs.append(("attributes", .array(entity.attributes.map(attribute))))
         pairs.append(("relationships", .array(entity.relationships.map(relationship))))
         pairs.append(("uniqueness_constraints", .array(entity.uniquenessConstraints.map { .array($0.map(JSONValue.string)) })))
-        pairs.append(("fetch_indexes", .array(entity.fetchIndexList.map { index -> JSONValue in
+        pairs.append(("fetch_indexes", .array(entity.fetchIndexes.map { index -> JSONValue in
             let elements = index.elements.map { element -> JSONValue in
-                .object([("property", element.property.map(JSONValue.string) ?? .null), ("ascending", .bool(element.ascending))])
+                .object([("property", element.property.map(JSONValue.string) ?? .null), ("ascending", .bool(element.isAscending))])
             }
             return JSONValue.object([("name", .string(index.name)), ("elements", .array(elements))])
         })))

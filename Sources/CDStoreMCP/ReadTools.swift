@@ -12,18 +12,25 @@ struct ReadTools {
     static let maximumBytes = 256 * 1024
 
     func describeStore() throws -> JSONValue {
-        let summary = try store.summary()
+        let info = try store.info()
         let model = store.model
         let history = try store.hasPersistentHistory
+        var warnings = store.warnings.map(\.description)
+        if info.hashesChecked && !info.hashesMatch {
+            warnings.append("the model's entity hashes differ from the store's metadata for "
+                            + info.entities.filter { !$0.hashMatches }.map(\.name).joined(separator: ", "))
+        }
+        let counts = Dictionary(info.entities.map { ($0.name, $0.objects) }, uniquingKeysWith: { first, _ in first })
         return [
-            "path": .string(store.path), "uuid": .string(store.storeUUID), "kind": .string(summary.kind),
-            "journal_mode": .string(summary.journalMode), "model_source": .string(summary.modelSource),
+            "path": .string(store.path), "uuid": .string(store.storeUUID), "kind": .string(info.kind.description),
+            "journal_mode": .string(info.journalMode), "model_source": .string(info.modelSource.rawValue),
             "version_identifiers": .array(model.versionIdentifiers.map(JSONValue.string)),
             "persistent_history": .bool(history), "read_only": .bool(store.isReadOnly),
-            "warnings": .array(summary.warnings.map(JSONValue.string)),
-            "entities": .array(summary.objectCounts.map { count in
+            "warnings": .array(warnings.map(JSONValue.string)),
+            "entities": .array(model.entities.map { modelEntity in
+                let count = (entity: modelEntity.name, objects: counts[modelEntity.name] ?? 0)
                 var pairs: [(String, JSONValue)] = [("name", .string(count.entity)), ("objects", .integer(Int64(count.objects)))]
-                let entity = model.entities.first { $0.name == count.entity }
+                let entity: Entity? = modelEntity
                 if let parent = entity?.parentName { pairs.append(("parent", .string(parent))) }
                 if entity?.isAbstract == true { pairs.append(("abstract", true)) }
                 return .object(pairs)
@@ -50,7 +57,9 @@ struct ReadTools {
         var offset = 0
         if let cursor = try arguments.string("cursor") { offset = try PageCursor.offset(of: cursor, for: query) }
         let objects = try Failure.mapping(predicate: predicate) {
-            try store.read { ctx in try ctx.fetch(entity, where: predicate, sort: sort, limit: limit + 1, offset: offset) }
+            try store.read { ctx in
+                try ctx.fetch(entity, matching: try Criteria(parsing: predicate).sorted(by: sort).limit(limit + 1, offset: offset))
+            }
         }
         let known = Self.propertyNames(around: entity, in: store.model)
         for name in only where !known.contains(name) {
@@ -79,7 +88,7 @@ struct ReadTools {
         let entity = try checkedEntity(arguments)
         let predicate = try arguments.string("where")
         let count = try Failure.mapping(predicate: predicate) {
-            try store.read { ctx in try ctx.count(entity, where: predicate) }
+            try store.read { ctx in try ctx.count(entity, matching: try Criteria(parsing: predicate)) }
         }
         return ["entity": .string(entity), "count": .integer(Int64(count))]
     }
@@ -96,8 +105,9 @@ struct ReadTools {
         let limit = Int(try arguments.integer("limit", in: 1...Self.maximumRows, default: Self.defaultRows)!)
         let rows = try Failure.mapping(predicate: predicate, having: having) {
             try store.read { ctx in
-                try ctx.project(entity, properties, where: predicate, groupBy: groupBy, having: having, sort: sort,
-                                limit: limit + 1, distinct: distinct)
+                try ctx.project(entity, properties, matching: try Criteria(parsing: predicate).sorted(by: sort).limit(limit + 1),
+                                groupBy: groupBy, having: try having.map { try Criteria(parsing: $0, about: .having) },
+                                distinct: distinct)
             }
         }
         var results: [JSONValue] = []

@@ -56,7 +56,7 @@ struct Resources {
 
     func read(_ uri: String) throws -> JSONValue {
         if uri == "cdstore://model" {
-            let data = try store.model.jsonModelDocument()
+            let data = try store.model.jsonModel()
             return ["uri": .string(uri), "mimeType": "application/json", "text": .string(String(decoding: data, as: UTF8.self))]
         }
         let prefix = "cdstore://entity/"

@@ -44,14 +44,12 @@ struct WriteTools {
             throw ToolError("values", items.isEmpty ? "is an empty array: give at least one object" : "has \(items.count) objects; at most 1000 in one call")
         default: throw ToolError("values", "must be an object or an array of objects, not \(values.typeName)")
         }
-        // The library reads records as `cdstore insert --file` does (graphs, `_ref`, object IDs), from a file.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cdstore-mcp-\(UUID().uuidString).json")
-        try Data(JSONValue.array(records).text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
+        // The library reads records as `cdstore insert --json` does (graphs, `_ref`, object IDs).
+        let text = JSONValue.array(records).text
         let collected = Collected()
         return try Failure.mapping {
             try transaction(dryRun: dryRun) { ctx in
-                let summary = try ctx.insert(fromFile: file, format: .json, into: entity,
+                let summary = try ctx.insert(.text(text, format: .json), into: entity,
                                              options: InsertOptions(onInsert: { collected.add($0) }))
                 let ids = collected.ids
                 return .object([
