@@ -83,8 +83,9 @@ public final class CDStore: Sendable {
 
     /// Opens the store at `path`.
     ///
-    /// With ``Options/create`` a missing file becomes a new store laid out for `model` (which is then required);
-    /// without it a missing file is ``CDStoreError/Code/cannotOpen``. A store saved with another version of the
+    /// With ``Options/create`` a missing file becomes a new store laid out for `model` (which is then required: without
+    /// one the error is ``CDStoreError/Code/cannotOpen`` about ``CDStoreError/Input/model``); without it a missing
+    /// file is ``CDStoreError/Code/cannotOpen``. A store saved with another version of the
     /// model is migrated (lightweight, with a backup copy) only with ``Options/migrate``; otherwise it is refused
     /// with ``CDStoreError/Code/modelMismatch`` (134100) naming the differences — or, opened ``Options/readOnly``,
     /// read with the version of `model`'s bundle it was saved with. With no `model` the store's own is used: the
@@ -102,16 +103,6 @@ public final class CDStore: Sendable {
                                          uuid: configuration.uuid, migrate: options.contains(.migrate),
                                          backup: configuration.backupBeforeMigrating, busyTimeout: configuration.busyTimeout,
                                          immutable: options.contains(.immutable))
-        if !FileManager.default.fileExists(atPath: path) {
-            if !options.contains(.create) || readOnly {
-                throw CDStoreError(.cannotOpen, "no store at \(path)" + (readOnly ? "" : " (open with .create to create one)"))
-            }
-            if loaded == nil {
-                var error = CDStoreError(.noModel, "no store at \(path), and creating one needs a model")
-                error.input = .model
-                throw error
-            }
-        }
         let opened = try CDStoreError.wrapping { try Store.open(at: path, loaded: loaded, options: storeOptions) }
         opened.readsMissingExternalDataAsNull = configuration.readsMissingExternalDataAsNull
         store = opened

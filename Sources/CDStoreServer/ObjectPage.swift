@@ -16,6 +16,7 @@ extension CDStore.Context {
     /// `sort` order, after the object whose primary key is `after`, with to-many relationships as counts.
     func page(_ entity: String, where predicate: String?, sort: [String], after: Int64? = nil,
               limit: Int) throws -> ObjectPage {
+        guard limit > 0 else { throw CDStoreError(.invalidInput, "a page holds at least one object (limit \(limit))") }
         var criteria = try Criteria(parsing: predicate).sorted(by: sort).limit(limit + 1).relationships(as: .counts)
         if let after { criteria = criteria.after(primaryKey: after) }
         var objects = try fetch(entity, matching: criteria)

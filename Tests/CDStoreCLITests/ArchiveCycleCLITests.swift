@@ -36,7 +36,7 @@ struct ArchiveCycleCLITests {
         #expect(result.stdout == "1\n")
         #expect(result.stderr == "warning: the model cached in Z_MODELCACHE cannot be read (\(box.store)#Z_MODELCACHE: "
                 + "\(Self.cycle)) and none was given: the model was inferred from the tables (names as the columns give "
-                + "them); reading works, writing needs a model\n")
+                + "them); reading works, writing needs --model\n")
         // With the model given, the cache is not needed.
         #expect(try box.ok(["count", "Item"]) == "1\n")
     }

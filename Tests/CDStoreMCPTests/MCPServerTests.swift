@@ -15,7 +15,7 @@ struct MCPServerTests {
         let path = folder.appendingPathComponent("Company.sqlite").path
         let model = Corpus.schemas.appendingPathComponent("Company.json").path
         let store = try CDStore(path: path, model: .path(model), options: [.create])
-        try store.insert(fromFile: Corpus.schemas.appendingPathComponent("demo/Company.json"), into: "Company")
+        try store.write { ctx in try ctx.insert(.file(Corpus.schemas.appendingPathComponent("demo/Company.json")), into: "Company") }
         if extra > 0 {
             try store.write { ctx in
                 for number in 0..<extra {

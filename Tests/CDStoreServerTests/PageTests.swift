@@ -149,8 +149,21 @@ import Testing
         #expect(body.contains("<td>age</td><td>Integer 32</td><td>optional</td>"))
         #expect(body.contains("<td>holder</td><td>to-one Person</td><td>inverse none, delete Nullify, optional</td>"))
         let svg = try await fixture.get("/_model.svg")
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") {
-            #expect(svg.status == 200 && svg.contentType == "image/svg+xml" && svg.body.contains("<svg"))
+        #expect(svg.status == 200 && svg.contentType == "image/svg+xml" && svg.body.contains("<svg"))
+        #expect(svg.body.contains("bytes of DOT"))
+    }
+
+    /// A server given no drawing (a program without Graphviz) answers the picture with 404, and the page still works.
+    @Test func aServerWithoutADrawingSaysSo() async throws {
+        let fixture = try ServerFixture()
+        let app = Application(responder: BrowseServer(store: fixture.store).responder())
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/_model.svg", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/_model", method: .get) { response in
+                #expect(response.status == .ok)
+            }
         }
     }
 

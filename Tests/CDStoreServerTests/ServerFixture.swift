@@ -56,7 +56,14 @@ struct ServerFixture {
         store = try CDStore(path: path, options: [.readOnly])
     }
 
-    var server: BrowseServer { BrowseServer(store: store, host: "127.0.0.1", port: 0) }
+    /// The server, drawing the model page's picture the way `cdstore serve` passes it in (the server starts no
+    /// program: here the drawing is the model's DOT text inside an SVG comment, so that the test sees it served).
+    var server: BrowseServer {
+        let model = store.model
+        return BrowseServer(store: store, host: "127.0.0.1", port: 0, modelDiagram: {
+            Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><!-- \(try model.diagram(.dot).count) bytes of DOT --></svg>".utf8)
+        })
+    }
 
     /// Sends one request in-process and returns status, headers and body text.
     func get(_ uri: String, method: HTTPRequest.Method = .get, accept: String? = nil) async throws -> Reply {

@@ -89,9 +89,9 @@ import Testing
         let folder = try temporaryDirectory()
         let path = folder.appendingPathComponent("new.sqlite").path
         let error = #expect(throws: CDStoreError.self) { _ = try CDStore(path: path, options: [.create]) }
-        #expect(error?.code == .noModel)
+        #expect(error?.code == .cannotOpen)
         #expect(error?.input == .model)
-        #expect(error?.description == "no store at \(path), and creating one needs a model")
+        #expect(error?.description == "no store at \(path) (a model is needed to create one)")
     }
 
     /// A data file that cannot be read is bad input about the record file (``CDStoreError/Code/cannotOpen`` is

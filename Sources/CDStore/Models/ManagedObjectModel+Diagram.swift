@@ -1,4 +1,5 @@
 import CDStoreModel
+import CDStoreSQLite
 
 extension ManagedObjectModel {
     /// The text forms a model diagram is drawn in.
@@ -15,8 +16,12 @@ extension ManagedObjectModel {
     ///
     /// The library draws no picture itself: it starts no program. Hand DOT to Graphviz's `dot -Tsvg` for SVG.
     ///
-    /// - Throws: ``CDStoreError`` naming `entity` when it is not in the model.
+    /// - Throws: ``CDStoreError/Code/unknownName`` naming `entity`, and the nearest names, when it is not in the model.
     public func diagram(_ format: DiagramFormat, around entity: String? = nil, depth: Int = 1) throws -> String {
+        if let entity, self.entity(named: entity) == nil {
+            throw CDStoreError(.unknownName, "no entity '\(entity)' in the model"
+                               + Suggestion.didYouMean(entity, among: entities.map(\.name)), entity: entity)
+        }
         let diagram = try CDStoreError.wrapping { try ModelDiagram(self, around: entity, depth: depth) }
         return switch format {
         case .mermaid: diagram.mermaid()

@@ -192,7 +192,8 @@ final class DiffSides {
     }
 
     private func openStore(_ path: String, model modelPath: String?, side: String) throws -> CDStore {
-        var options: CDStore.Options = [.readOnly]
+        // Read-only with .migrate: a store saved with another version of the model is read with that version.
+        var options: CDStore.Options = [.readOnly, .migrate]
         if storeOptions.immutable { options.insert(.immutable) }
         let store = try CDStore(path: path, model: try model(modelPath).map { .file($0) }, options: options,
                                 configuration: .init(busyTimeout: Double(max(0, storeOptions.busyTimeout)) / 1000,

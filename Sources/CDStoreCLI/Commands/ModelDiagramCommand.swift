@@ -41,14 +41,13 @@ struct ModelDiagramCommand: ParsableCommand {
 
     func run() throws {
         let model = try self.model.load().model
-        if let entity, model.entity(named: entity) == nil {
-            throw CLIError.input("--entity: no entity '\(entity)' in the model")
+        let text: String
+        do {
+            text = try model.diagram(format == .mermaid ? .mermaid : .dot, around: entity, depth: depth)
+        } catch let error as CDStoreError where error.code == .unknownName {
+            throw CLIError.input("--entity: " + error.message)
         }
-        let data: Data = switch format {
-        case .mermaid: Data(try model.diagram(.mermaid, around: entity, depth: depth).utf8)
-        case .dot: Data(try model.diagram(.dot, around: entity, depth: depth).utf8)
-        case .svg: try Graphviz.svg(try model.diagram(.dot, around: entity, depth: depth))
-        }
+        let data = format == .svg ? try Graphviz.svg(text) : Data(text.utf8)
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: data) else { throw CLIError.input("cannot write \(output)") }
         } else {
