@@ -67,7 +67,7 @@ do {
 
 // The whole graph, as `cdstore export` writes it.
 let graphFile = folder.appendingPathComponent("acme.ndjson")
-FileManager.default.createFile(atPath: graphFile.path, contents: nil)
+_ = FileManager.default.createFile(atPath: graphFile.path, contents: nil)
 let handle = try FileHandle(forWritingTo: graphFile)
 let exported = try store.read { ctx in try ctx.exportGraph(as: .ndjson) { try handle.write(contentsOf: $0) } }
 try handle.close()
