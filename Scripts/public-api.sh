@@ -52,7 +52,7 @@ if [ "${1:-}" = "--check" ]; then
   if [ "$total" -gt "$limit" ]; then echo "the public API has $total declarations, more than $limit"; exit 1; fi
   if ! changes=$(baseline | diff -u "$baseline_file" - ); then
     echo "the public API differs from $baseline_file (the frozen 1.0 surface):"
-    echo "$changes" | sed -n '3,$p'
+    echo "$changes" | grep -E '^[+-]' | grep -vE '^(\+\+\+|---) '
     echo "if the change is meant, run Scripts/public-api.sh --write-baseline and commit the file with it"
     exit 1
   fi
