@@ -141,6 +141,9 @@ bench: release
 	@command -v sqlite-utils >/dev/null 2>&1 || python3 -m sqlite_utils --version >/dev/null 2>&1 || \
 	  { echo "installing sqlite-utils (pip)"; python3 -m pip install --quiet sqlite-utils; }
 	@ROWS=$(ROWS) RUNS=$(RUNS) Scripts/bench.sh .build/release/cdstore
+	@Scripts/bench-scan.sh .build/release/cdstore
+	@python3 -c 'import mcp' 2>/dev/null || python3 -m pip install --quiet mcp
+	@python3 Scripts/bench-mcp.py .build/release/cdstore --rows $(ROWS)
 
 # Concurrency, killed writers, a full disk, exact values and limits at full size, RELIABILITY_RUNS times each (default 5): a
 # table of case, runs, failures in bench/RELIABILITY.md. `make test` runs the same suites once, smaller.
