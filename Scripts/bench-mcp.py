@@ -59,7 +59,7 @@ async def measure(cdstore, store, calls):
                         start = time.perf_counter()
                         result = await client.call_tool(tool, arguments)
                         samples.append((time.perf_counter() - start) * 1000)
-                        assert not result.isError, result.content[0].text
+                        assert not getattr(result, "is_error", getattr(result, "isError", False)), result.content[0].text
                     results[label] = samples
     return results
 

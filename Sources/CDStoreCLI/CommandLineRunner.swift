@@ -34,6 +34,10 @@ public enum CommandLineRunner {
             if session == nil, !Program.current.isFull, let purpose = FullProgram.needs(command, arguments: arguments) {
                 try FullProgram.replaceProcess(arguments: arguments, why: purpose)
             }
+            if session != nil && command is MCPCommand {
+                throw CLIError.usage("mcp answers its client on standard input until it ends, so it is not a REPL "
+                                     + "statement: run `cdstore mcp` in a shell")
+            }
             // In a REPL session `serve` runs as a statement, which says that it is not one.
             if session == nil, let serve = command as? ServeCommand, let server = Program.current.server {
                 try serve.serve(with: server)

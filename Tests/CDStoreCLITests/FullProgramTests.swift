@@ -98,6 +98,16 @@ import Testing
         #expect(result.stdout == "1\n")
     }
 
+    @Test func mcpIsNotAStatementOfTheREPL() throws {
+        let sandbox = try Self.companyStore()
+        let result = try CLIRunner.run(["repl", "--store", sandbox.store, "--model", sandbox.model],
+                                       stdin: "mcp --store \(sandbox.store)\ncount Company\n")
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: line 1: mcp answers its client on standard input until it ends, so it is not a "
+                + "REPL statement: run `cdstore mcp` in a shell\n")
+        #expect(result.stdout == "1\n")
+    }
+
     @Test func serveIsHandedOverAndPrintsItsAddress() throws {
         let sandbox = try Self.companyStore()
         let process = Process()
