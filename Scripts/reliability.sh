@@ -15,9 +15,9 @@ export CDSTORE_RELIABILITY_RECORDS=25000 CDSTORE_RELIABILITY_ROUNDS=1 CDSTORE_LA
 cases=(
   "4 writers × 25,000 records + 2 readers, WAL and DELETE journal|ConcurrentWritersTests/fourWriters"
   "a lock held past --busy-timeout: exit 4, holder named, store unchanged|ConcurrentWritersTests/aWriterThatCannot"
-  "insert killed with SIGKILL at a random moment: all or nothing, verifies|CrashSafetyTests/insertKilled"
-  "insert creating its store killed with SIGKILL: all or nothing, verifies|CrashSafetyTests/insertCreatingTheStore"
-  "import killed with SIGKILL at a random moment: all or nothing, verifies|CrashSafetyTests/importKilled"
+  "insert killed with SIGKILL inside its write: nothing written, verifies|CrashSafetyTests/insertKilled"
+  "insert creating its store killed inside its write: nothing left, verifies|CrashSafetyTests/insertCreatingTheStore"
+  "import killed with SIGKILL inside its write: nothing written, verifies|CrashSafetyTests/importKilled"
   "migration killed with SIGKILL midway: the next run finishes it with every row|CrashSafetyTests/aMigrationKilled"
   "disk full (1 MiB tmpfs): clean error, store unchanged|CrashSafetyTests/aFullDisk"
   "exact values through JSON, NDJSON, CSV and back|ExactValuesTests"
