@@ -138,5 +138,13 @@ import Testing
         inherited["CDSTORE_STORE"] = "@com.example.mac"
         let fromEnvironment = try CLIRunner.run(["count", "Note"], environment: inherited)
         #expect(fromEnvironment.status == 0 && fromEnvironment.stdout == "1\n", "\(fromEnvironment.stdout)\(fromEnvironment.stderr)")
+        // Commands with a --store of their own take an app too: the model subcommands and mcp.
+        let model = try CLIRunner.run(["model", "hashes", "--store", "@com.example.notes"], environment: environment)
+        #expect(model.status == 0 && model.stdout.hasPrefix("Note "), "\(model.stdout)\(model.stderr)")
+        let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+        let call = #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count","arguments":{"entity":"Note"}}}"#
+        let mcp = try CLIRunner.run(["mcp", "--store", "@com.example.notes"], stdin: initialize + "\n" + call + "\n",
+                                    environment: environment)
+        #expect(mcp.status == 0 && mcp.stdout.contains(#"\"count\":3"#), "\(mcp.stdout)\(mcp.stderr)")
     }
 }

@@ -55,9 +55,10 @@ struct MCPCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let path = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard let named = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
+        let path = try StoreOptions.appStorePath(named)
         let modelPath = model ?? environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
         let options: CDStore.Options = allowWrites ? [] : immutable ? [.readOnly, .immutable] : [.readOnly]
         let opened = try CDStore(path: path, model: modelPath.map { .path($0, version: modelVersion) }, options: options)

@@ -66,9 +66,10 @@ struct ServeCommand: ParsableCommand {
     /// Serves the store with `server` (the web server `cdstore-full` links) until SIGINT or SIGTERM.
     func serve(with server: any StoreServing) throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let path = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard let named = store ?? environment["CDSTORE_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("no store: give --store PATH or set CDSTORE_STORE")
         }
+        let path = try StoreOptions.appStorePath(named)
         let modelPath = model ?? environment["CDSTORE_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
         // Errors go to the one table of exit statuses (``ExitStatus/init(for:)``).
         let model = try modelPath.map {

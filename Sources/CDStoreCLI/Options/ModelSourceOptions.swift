@@ -74,7 +74,8 @@ struct ModelSourceOptions: ParsableArguments {
         case .file(let path):
             file = try ModelFile(contentsOf: path, version: version, schema: schema, readers: Program.current.modelReaders)
         case .store(let path):
-            file = try ModelFile(cachedInStoreAt: path, busyTimeout: Double(max(0, busyTimeout)) / 1000, immutable: immutable)
+            file = try ModelFile(cachedInStoreAt: try StoreOptions.appStorePath(path),
+                                 busyTimeout: Double(max(0, busyTimeout)) / 1000, immutable: immutable)
         }
         for warning in file.warnings { Console.warn(warning) }
         return file
