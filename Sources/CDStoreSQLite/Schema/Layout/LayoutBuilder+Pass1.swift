@@ -62,8 +62,8 @@ extension LayoutBuilder {
     /// Evidence: the element-named columns and the suffix on a clash with an attribute are from two real SwiftData
     /// stores with composites (coredata-format.md §1.5). Not seen in any store at hand: two composites sharing an
     /// element name (here the composite first by name keeps the plain name) and nested composites. The corpus's
-    /// two SwiftData stores (CartKit, FreezeRay) hold no composite at all (their `sqlite_master`, checked again for
-    /// issue 25), so the corpus tests cannot pin this; `SwiftDataStoreTests` pins cdstore's reading.
+    /// two SwiftData stores (CartKit, FreezeRay) hold no composite at all (their `sqlite_master`), so the corpus
+    /// tests cannot pin this; `SwiftDataStoreTests` pins cdstore's reading.
     private func addCompositeElements(of attributes: [Attribute], to node: EntityNode) {
         for attribute in attributes.sorted(by: { Self.utf16Precedes($0.name, $1.name) })
         where attribute.type == .composite && !attribute.isTransient {
