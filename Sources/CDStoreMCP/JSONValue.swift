@@ -1,3 +1,4 @@
+import CDStore
 import Foundation
 
 /// A JSON value as the server reads and writes it: objects keep their keys' order, so that results read the way
@@ -83,27 +84,10 @@ public enum JSONValue: Sendable, Equatable {
         return "\(d)"
     }
 
-    /// Appends `s` as a JSON string literal, escaping what JSON requires and U+2028/U+2029.
+    /// Appends `s` as a JSON string literal, as the library writes strings (every escape JSON requires; the
+    /// library's writer is the one `export` uses and the fuzzers check).
     static func quote(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += ObjectValue.string(s).description
     }
 }
 
