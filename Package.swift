@@ -8,7 +8,10 @@ import PackageDescription
 //   CDStoreSwiftSource — SwiftData `@Model` sources read as a model (swift-syntax), beside CDStoreModel and reached
 //                        only through the reader value a caller passes, so that programs that never read Swift
 //                        sources do not link swift-syntax
-//   CDStoreSQLite      — Core Data's SQLite layout, SQL generation, reading and writing stores
+//   CDStoreEngine      — Core Data's storage engine: the SQLite layout, SQL generation, reading and writing stores,
+//                        persistent history, verification
+//   CDStoreMigration   — migrating a store to another model version: inferred mappings, mapping models, the steps
+//   CDStoreComparison  — comparing two stores object by object (`cdstore diff`)
 //   CDStoreIO          — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
 //   CDStore            — the library, `import CDStore`: its public API is the one front door
 //   CDStoreSwiftData   — `import CDStoreSwiftData`: the Swift source reader as a public value
@@ -67,13 +70,27 @@ let package = Package(
             ]),
         .target(name: "CDStorePredicate"),
         .target(
-            name: "CDStoreSQLite",
+            name: "CDStoreEngine",
             dependencies: [
                 "CDStoreJSON", "CDStoreModel", "CDStorePredicate",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .target(name: "CDStoreIO", dependencies: ["CDStoreJSON", "CDStoreSQLite"]),
-        .target(name: "CDStore", dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO"]),
+        .target(
+            name: "CDStoreMigration",
+            dependencies: [
+                "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreEngine",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .target(
+            name: "CDStoreComparison",
+            dependencies: ["CDStoreModel", "CDStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "CDStoreIO", dependencies: ["CDStoreJSON", "CDStoreEngine"]),
+        .target(
+            name: "CDStore",
+            dependencies: [
+                "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreEngine", "CDStoreMigration",
+                "CDStoreComparison", "CDStoreIO",
+            ]),
         .target(name: "CDStoreSwiftData", dependencies: ["CDStore", "CDStoreModel", "CDStoreSwiftSource"]),
         .target(
             name: "CDStoreServer",
@@ -91,7 +108,7 @@ let package = Package(
             packageAccess: false),
         .target(
             name: "CDStoreFuzzing",
-            dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreSwiftSource"]),
+            dependencies: ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreEngine", "CDStoreIO", "CDStoreSwiftSource"]),
         .executableTarget(
             name: "cdstore", dependencies: ["CDStoreCLI"],
             packageAccess: false,
@@ -110,15 +127,15 @@ let package = Package(
             packageAccess: false),
         .target(
             name: "CDStoreTestSupport",
-            dependencies: ["CDStoreModel", "CDStoreSQLite"]),
+            dependencies: ["CDStoreModel", "CDStoreEngine"]),
         .testTarget(name: "CDStoreJSONTests", dependencies: ["CDStoreJSON"]),
         .testTarget(name: "CDStoreModelTests", dependencies: ["CDStoreModel", "CDStoreSwiftSource", "CDStoreTestSupport"]),
         .testTarget(name: "CDStorePredicateTests", dependencies: ["CDStorePredicate", "CDStoreTestSupport"]),
         .testTarget(
-            name: "CDStoreSQLiteTests",
+            name: "CDStoreEngineTests",
             dependencies: [
-                "CDStoreJSON", "CDStoreSQLite", "CDStoreSwiftSource", "CDStoreTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CDStoreJSON", "CDStoreEngine", "CDStoreMigration", "CDStoreComparison", "CDStoreSwiftSource",
+                "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreSwiftData", "CDStoreTestSupport"]),
         .testTarget(
@@ -131,6 +148,9 @@ let package = Package(
         .testTarget(name: "CDStoreMCPTests", dependencies: ["CDStoreMCP", "CDStore", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreCLITests",
-            dependencies: ["CDStoreCLI", "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStoreTestSupport"]),
+            dependencies: [
+                "CDStoreCLI", "CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreEngine", "CDStoreMigration",
+                "CDStoreIO", "CDStoreTestSupport",
+            ]),
     ]
 )

@@ -5,7 +5,7 @@
 # (whose public types reach them through CDStore anyway), so that the front door stays the only door.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-layers='CDStoreJSON|CDStorePredicate|CDStoreModel|CDStoreSwiftSource|CDStoreSQLite|CDStoreIO|CDStoreFuzzing|CDStoreTestSupport|GRDB'
+layers='CDStoreJSON|CDStorePredicate|CDStoreModel|CDStoreSwiftSource|CDStoreEngine|CDStoreMigration|CDStoreComparison|CDStoreIO|CDStoreFuzzing|CDStoreTestSupport|GRDB'
 clients=(Sources/CDStoreCLI Sources/CDStoreServer Sources/cdstore Sources/cdstore-full)
 [ -d Sources/CDStoreMCP ] && clients+=(Sources/CDStoreMCP)
 found=$(grep -rnE "^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(internal |package |public |private |fileprivate )?import\s+($layers)\b" "${clients[@]}" --include='*.swift' || true)

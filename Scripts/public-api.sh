@@ -12,7 +12,7 @@
 # `--write-baseline` rewrites the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(CDStoreJSON CDStoreModel CDStorePredicate CDStoreSQLite CDStoreIO CDStore CDStoreSwiftSource CDStoreSwiftData)
+modules=(CDStoreJSON CDStoreModel CDStorePredicate CDStoreEngine CDStoreMigration CDStoreComparison CDStoreIO CDStore CDStoreSwiftSource CDStoreSwiftData)
 pattern='^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(public|open)\s+[a-z@(]'
 awk_pattern='^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*(public|open)[[:space:]]+[a-z@(]'
 baseline_file=docs/api/public-api.txt

@@ -1,11 +1,12 @@
-import CDStoreSQLite
+import CDStoreComparison
+import CDStoreEngine
 
 /// How one entity's objects were matched across two stores, and how many differ (``CDStore/StoreComparison``).
-public typealias EntityComparison = CDStoreSQLite.EntityComparison
+public typealias EntityComparison = CDStoreComparison.EntityComparison
 /// How the objects of an entity are matched across two stores.
-public typealias DiffKey = CDStoreSQLite.DiffKey
+public typealias DiffKey = CDStoreComparison.DiffKey
 /// One object that differs between two stores.
-public typealias ObjectDifference = CDStoreSQLite.ObjectDifference
+public typealias ObjectDifference = CDStoreComparison.ObjectDifference
 
 extension CDStore {
     /// What a comparison of two stores looks at (``compare(with:options:)``).

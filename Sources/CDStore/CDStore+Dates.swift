@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 extension CDStore {

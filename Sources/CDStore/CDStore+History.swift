@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// One transaction of a store's persistent history and the changes it made.

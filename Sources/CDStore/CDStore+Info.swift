@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore {
     /// What the store is: its metadata, kind (Core Data or SwiftData, CloudKit mirroring, persistent history), where

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore {
     /// Stops the SQL statements running on this store's connections, from any thread: the call running them

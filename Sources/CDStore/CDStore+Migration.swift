@@ -1,5 +1,6 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreMigration
+import CDStoreEngine
 import Foundation
 
 extension CDStore {
@@ -64,7 +65,7 @@ extension CDStore {
     public static func migrate(storeAt path: String, to model: Model, options: MigrationOptions = .init()) throws -> MigrationPlan {
         try CDStoreError.wrapping {
             let loaded = try model.load()
-            let report = try Store.migrate(at: path, to: loaded, options: CDStoreSQLite.MigrationOptions(
+            let report = try Store.migrate(at: path, to: loaded, options: CDStoreMigration.MigrationOptions(
                 backup: options.backup, dryRun: options.dryRun, mappingPaths: options.mappingModels,
                 withoutPolicies: options.withoutPolicies))
             return MigrationPlan(lines: report.lines, warnings: report.warnings, backupPath: report.backupPath,

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreJSON
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 extension CDStore {

@@ -1,7 +1,7 @@
 import CDStoreIO
 import CDStoreJSON
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 // Building a store to bundle with an app (`cdstore seed`), and removing a store's files: library calls, so that the

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore {
     /// Runs `body` in one read transaction and returns what it returns: everything `body` reads through its

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore {
     /// Checks the store as Core Data reads it and returns what is wrong; an empty array means the store is sound.

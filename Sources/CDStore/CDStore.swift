@@ -2,7 +2,8 @@
 import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
+import CDStoreMigration
 import CDStoreIO
 import Foundation
 
@@ -100,11 +101,12 @@ public final class CDStore: Sendable {
         let loaded = try CDStoreError.wrapping { try model?.load() }
         let readOnly = options.contains(.readOnly) || options.contains(.immutable)
         let storeOptions = Store.Options(readOnly: readOnly, createIfMissing: options.contains(.create) && !readOnly,
-                                         uuid: configuration.uuid, migrate: options.contains(.migrate),
+                                         uuid: configuration.uuid,
+                                         migrator: options.contains(.migrate) ? LightweightMigrator() : nil,
                                          backup: configuration.backupBeforeMigrating, busyTimeout: configuration.busyTimeout,
-                                         immutable: options.contains(.immutable))
+                                         immutable: options.contains(.immutable),
+                                         readsMissingExternalDataAsNull: configuration.readsMissingExternalDataAsNull)
         let opened = try CDStoreError.wrapping { try Store.open(at: path, loaded: loaded, options: storeOptions) }
-        opened.readsMissingExternalDataAsNull = configuration.readsMissingExternalDataAsNull
         store = opened
         let pooled = !options.contains(.immutable) && configuration.maximumReaderCount > 0
             && (try? opened.usesWriteAheadLog()) == true

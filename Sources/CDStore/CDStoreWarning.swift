@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 
 /// Something worth knowing that did not stop a store from opening or a model from loading: a migration done, an
 /// older model version read with, a stale model cache, a model inferred from the tables.

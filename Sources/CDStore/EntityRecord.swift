@@ -1,5 +1,5 @@
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// A record type that knows its entity, so fetches and inserts need no entity name.

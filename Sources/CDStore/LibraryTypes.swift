@@ -1,7 +1,7 @@
 import CDStoreIO
 import CDStoreModel
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 // The types of the layers below that a user of `import CDStore` names. They are public on purpose (model
 // descriptions for introspection, object IDs and values, requests, options and results); the layers themselves are
@@ -26,10 +26,10 @@ public typealias Relationship = CDStoreModel.Relationship
 public typealias DeleteRule = CDStoreModel.DeleteRule
 
 /// An object's identity, printed as Core Data prints it: `x-coredata://<store UUID>/<Entity>/p<key>`.
-public typealias ObjectID = CDStoreSQLite.ObjectID
+public typealias ObjectID = CDStoreEngine.ObjectID
 
 /// A stored value as read back, typed by the model (see ``ObjectValueConvertible`` for Swift values).
-public typealias ObjectValue = CDStoreSQLite.ObjectValue
+public typealias ObjectValue = CDStoreEngine.ObjectValue
 
 
 
@@ -40,22 +40,22 @@ public typealias ComparisonOptions = CDStorePredicate.ComparisonOptions
 
 
 /// One attribute's new value for ``CDStore/Context/update(_:where:_:assignments:)``: `KEY=VALUE` or `KEY:=EXPRESSION`.
-public typealias UpdateAssignment = CDStoreSQLite.UpdateAssignment
+public typealias UpdateAssignment = CDStoreEngine.UpdateAssignment
 
 /// What a delete removed: the objects asked for, and per entity what the delete rules reached.
-public typealias DeleteResult = CDStoreSQLite.DeleteResult
+public typealias DeleteResult = CDStoreEngine.DeleteResult
 
 /// Options of a bulk insert: upsert, skipping invalid records, progress and per-object callbacks.
-public typealias InsertOptions = CDStoreSQLite.InsertOptions
+public typealias InsertOptions = CDStoreEngine.InsertOptions
 
 /// How far a bulk insert has got, as ``InsertOptions/progress`` reports it.
-public typealias InsertProgress = CDStoreSQLite.InsertProgress
+public typealias InsertProgress = CDStoreEngine.InsertProgress
 
 /// What a bulk insert did: objects inserted, records skipped.
-public typealias InsertSummary = CDStoreSQLite.InsertSummary
+public typealias InsertSummary = CDStoreEngine.InsertSummary
 
 /// A record a bulk insert with ``InsertOptions/skipInvalid`` left out, and why.
-public typealias SkippedRecord = CDStoreSQLite.SkippedRecord
+public typealias SkippedRecord = CDStoreEngine.SkippedRecord
 
 /// The record formats inserts read (``RecordInput/Format``: JSON, NDJSON, CSV).
 public typealias RecordInput = CDStoreIO.RecordInput
@@ -64,23 +64,23 @@ public typealias RecordInput = CDStoreIO.RecordInput
 public typealias GraphExport = CDStoreIO.GraphExport
 
 /// A finding of ``CDStore/verify()``: its kind, severity, entity and message.
-public typealias VerifyProblem = CDStoreSQLite.VerifyProblem
+public typealias VerifyProblem = CDStoreEngine.VerifyProblem
 
 /// A change ``CDStore/repair()`` made to the store's bookkeeping.
-public typealias StoreRepair = CDStoreSQLite.StoreRepair
+public typealias StoreRepair = CDStoreEngine.StoreRepair
 
 /// A transaction of Core Data's persistent history: number, time, author, bundle, process and context.
-public typealias HistoryTransaction = CDStoreSQLite.HistoryTransaction
+public typealias HistoryTransaction = CDStoreEngine.HistoryTransaction
 
 /// A change of a history transaction: inserted, updated or deleted object, updated properties, tombstone.
-public typealias HistoryChange = CDStoreSQLite.HistoryChange
+public typealias HistoryChange = CDStoreEngine.HistoryChange
 
 /// What a store is (``CDStore/info()``): metadata, kind, model source, entities with their hashes and counts.
-public typealias StoreInfo = CDStoreSQLite.StoreInfo
+public typealias StoreInfo = CDStoreEngine.StoreInfo
 
 /// What wrote a store and what it keeps beside the app's data: Core Data or SwiftData, CloudKit mirroring,
 /// persistent history.
-public typealias StoreKind = CDStoreSQLite.StoreKind
+public typealias StoreKind = CDStoreEngine.StoreKind
 
 /// A fetch index of an entity: one SQL index over properties or expressions (`NSFetchIndexDescription`).
 public typealias FetchIndex = CDStoreModel.FetchIndex

@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Source code from a model: Xcode's `NSManagedObject` classes (Swift or Objective-C), SwiftData `@Model`

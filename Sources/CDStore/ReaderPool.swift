@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Read-only connections to a WAL store, lent to one read at a time: reads on different threads run at the same

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStoreJSON
 import CDStoreModel
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 import CDStoreSwiftSource
 import Foundation
 

@@ -1,5 +1,5 @@
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Reads CSV records as RFC 4180 writes them: a header row naming the attributes, then one record per row;

@@ -1,5 +1,5 @@
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 
 /// Reads one CSV row (RFC 4180) from a window of bytes, like ``JSONScanner`` does values: when the window ends
 /// inside the row and more input may follow, it says so, and the caller reads more and scans the row again.

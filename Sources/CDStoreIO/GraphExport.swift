@@ -1,5 +1,5 @@
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Writes a store's objects as the documents ``GraphInput`` reads back: the JSON graph document (every object

@@ -1,5 +1,5 @@
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 
 /// Reads the two shapes an export of a whole graph has — the JSON graph document and NDJSON lines with
 /// `_entity` — as records that name their entity, one at a time, for ``Store/importGraph(from:progress:)``.

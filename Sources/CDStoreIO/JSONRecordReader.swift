@@ -1,6 +1,6 @@
 import CDStoreJSON
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 
 /// Reads JSON records: a top-level array streamed element by element, or a single object as one record. Each
 /// record knows the line it starts on.

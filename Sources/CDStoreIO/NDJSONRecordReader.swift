@@ -1,5 +1,5 @@
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 
 /// Reads NDJSON records: one JSON object per line, `\n` or `\r\n` line ends, blank lines skipped.
 ///

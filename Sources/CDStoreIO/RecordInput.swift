@@ -1,6 +1,6 @@
 import CDStoreJSON
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Turns insert input — JSON, NDJSON, CSV or `KEY=VALUE` arguments — into records.

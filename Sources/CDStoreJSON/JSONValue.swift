@@ -1,7 +1,7 @@
 /// A JSON value as cdstore reads it from records: objects keep their keys in input order (and duplicates), and
 /// integers that fit in 64 bits stay exact.
 ///
-/// CDStoreSQLite calls it `InputValue`, the value of a record field before the model gives it a type; CSV
+/// CDStoreEngine calls it `InputValue`, the value of a record field before the model gives it a type; CSV
 /// fields and `KEY=VALUE` arguments arrive as ``string(_:)``.
 ///
 /// ```swift

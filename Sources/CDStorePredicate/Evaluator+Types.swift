@@ -1,7 +1,7 @@
 import Foundation
 
 /// Strings against numbers, booleans and dates: one meaning for the evaluator and the SQL compiler
-/// (CDStoreSQLite's `PredicateCompiler`), so that a predicate selects the same objects in memory and in SQL.
+/// (CDStoreEngine's `PredicateCompiler`), so that a predicate selects the same objects in memory and in SQL.
 ///
 /// - A string **constant** compared with a key path (an attribute's value; not `@count`) takes that value's
 ///   type, as SQL types a constant by the attribute: `age == "34"` and `age <= "40"` compare numbers,

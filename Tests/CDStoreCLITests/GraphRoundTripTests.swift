@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import CDStoreTestSupport
 import Foundation
 import Testing

@@ -3,7 +3,7 @@ import CDStoreModel
 import CDStoreJSON
 import CDStoreCLI
 import CDStoreIO
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import CDStoreTestSupport
 import Foundation
 import Testing

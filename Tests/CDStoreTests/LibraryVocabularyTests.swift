@@ -6,7 +6,7 @@ import Testing
 @Suite struct LibraryVocabularyTests {
     @Test func noFlagInLibraryStrings() throws {
         var found: [String] = []
-        for target in ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreSQLite", "CDStoreIO", "CDStore",
+        for target in ["CDStoreJSON", "CDStoreModel", "CDStorePredicate", "CDStoreEngine", "CDStoreIO", "CDStore",
                        "CDStoreSwiftSource", "CDStoreSwiftData"] {
             let folder = Corpus.packageRoot.appendingPathComponent("Sources/\(target)")
             let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []

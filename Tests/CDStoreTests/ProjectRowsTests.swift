@@ -18,7 +18,7 @@ import Testing
         #expect(rows.first?.dictionary["department.name"] == ObjectValue.string("R&D"))
     }
 
-    /// Values, rows and objects print as data, never with the layers' type names (`CDStoreSQLite.ObjectValue…`).
+    /// Values, rows and objects print as data, never with the layers' type names (`CDStoreEngine.ObjectValue…`).
     @Test func valuesRowsAndObjectsPrintReadably() throws {
         let fixture = try CompanyFixture()
         let (rows, object) = try fixture.store.read { ctx throws in
@@ -34,7 +34,7 @@ import Testing
         #expect(ObjectValue.date(0).description == "\"2001-01-01T00:00:00.000Z\"")
         let department = try #require(object)
         #expect(department.description.hasPrefix(department.objectID.description + " {name: \"\(name)\""))
-        #expect(!department.description.contains("CDStoreSQLite"))
+        #expect(!department.description.contains("CDStoreEngine"))
     }
 
 }

@@ -1,5 +1,5 @@
 import CDStoreIO
-import CDStoreSQLite
+import CDStoreEngine
 import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Encodes an `Encodable` value as the fields of a record to insert: each coding key is a property name; values

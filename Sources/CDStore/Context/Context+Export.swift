@@ -1,6 +1,6 @@
 import CDStoreJSON
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// The document formats objects are exported in (``CDStore/Context/export(_:matching:format:header:namingEntity:progress:to:)``).

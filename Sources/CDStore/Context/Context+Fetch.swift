@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore.Context {
     /// The objects of `entity` (and of its sub-entities) that `criteria` select, in its order and window.

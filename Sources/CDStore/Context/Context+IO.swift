@@ -2,7 +2,7 @@ import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON
 import CDStoreIO
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 extension CDStore.Context {

@@ -1,6 +1,6 @@
 import CDStoreIO
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Where the records of an insert come from (``CDStore/Context/insert(_:into:options:)``).

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStoreModel
 import CDStoreJSON
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore.Context {
     /// Dictionary results: chosen properties, key paths and functions of them, per object or per group, all

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStoreModel
 import CDStoreJSON
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore {
     /// What a ``CDStore/read(_:)`` or ``CDStore/write(_:)`` closure works through: every call runs in the

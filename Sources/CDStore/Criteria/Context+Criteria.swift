@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 
 extension CDStore.Context {
     /// Sets attributes of the objects `criteria` filter (sub-entities or not; their order and window do not apply),

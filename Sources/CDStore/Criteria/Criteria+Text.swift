@@ -1,6 +1,6 @@
 import CDStoreModel
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 extension Criteria {
     /// Criteria from predicate text whose `%@` arguments and `$variable` values are text too, as a command line

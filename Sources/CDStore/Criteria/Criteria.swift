@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStoreModel
 import CDStoreJSON
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 /// A query built from values instead of format strings: filters combined with `and`/`or`/`not`, an order and
 /// a window, turned into the same predicate tree (``PredicateNode``) a format string parses to.

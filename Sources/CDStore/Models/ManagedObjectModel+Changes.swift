@@ -1,8 +1,8 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 
 /// One difference between two model versions (``ManagedObjectModel/changes(to:)``).
-public typealias ModelChange = CDStoreSQLite.ModelChange
+public typealias ModelChange = CDStoreModel.ModelChange
 
 extension ManagedObjectModel {
     /// What changed from this model to `destination`, one change each, matched as Core Data's inferred mapping

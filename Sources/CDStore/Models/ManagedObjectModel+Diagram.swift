@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 
 extension ManagedObjectModel {
     /// The text forms a model diagram is drawn in.

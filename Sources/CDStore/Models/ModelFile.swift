@@ -1,5 +1,5 @@
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// A managed object model as read from a file, or from the model cached inside a store, with what the reading

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 
 extension StoredObject: CustomStringConvertible {
     /// The object ID, then each property and its value in model order:

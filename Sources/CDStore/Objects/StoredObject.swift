@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreJSON
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// An object read from the store: its ID and a snapshot of its attribute and relationship values, with typed

@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStorePredicate
 import CDStoreModel
 import CDStoreJSON
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Typed reads of named values, shared by fetched objects (``StoredObject``) and projection results

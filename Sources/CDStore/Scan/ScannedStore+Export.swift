@@ -1,6 +1,6 @@
 import CDStoreIO
 import CDStoreModel
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 extension ScannedStore {

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// Finds every Core Data and SwiftData store under folders and backups, by content, as an asynchronous sequence.

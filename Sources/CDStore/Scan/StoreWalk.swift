@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// A depth-first walk of folders and backups that hands out, one at a time, every file that may be a store.

@@ -1,6 +1,6 @@
 import CDStoreJSON
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 extension ObjectValue {

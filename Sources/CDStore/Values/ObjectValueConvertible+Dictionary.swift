@@ -1,5 +1,5 @@
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 /// A composite attribute's value (a SwiftData Codable struct, an Xcode 15 composite type): its elements by name.
 ///

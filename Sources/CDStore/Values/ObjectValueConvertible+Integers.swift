@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStoreModel
 import CDStoreJSON
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 
 /// The integer types read a value only when it fits: 70000 is not an `Int16`, 1.5 is not an `Int`.
 extension ObjectValueConvertible where Self: FixedWidthInteger {

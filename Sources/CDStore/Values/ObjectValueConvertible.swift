@@ -2,7 +2,7 @@ import CDStoreIO
 import CDStoreModel
 import CDStoreJSON
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// A Swift type that attribute values are read as and written from, and that predicates take as arguments:

@@ -1,4 +1,4 @@
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// One object another connection inserted, updated or deleted, as a ``StoreWatcher`` saw it committed.

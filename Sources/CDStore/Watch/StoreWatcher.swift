@@ -1,6 +1,6 @@
 import CDStoreModel
 import CDStorePredicate
-import CDStoreSQLite
+import CDStoreEngine
 import Foundation
 
 /// The objects other connections insert, update and delete in a store, as an asynchronous sequence of changes,
@@ -55,7 +55,7 @@ public final class StoreWatcher: AsyncSequence, @unchecked Sendable {
         self.pollInterval = pollInterval
         let loaded = try CDStoreError.wrapping { try model?.load() }
         let store = try CDStoreError.wrapping {
-            try Store.open(at: path, loaded: loaded, options: Store.Options(readOnly: true, createIfMissing: false, migrate: false))
+            try Store.open(at: path, loaded: loaded, options: Store.Options(readOnly: true, createIfMissing: false))
         }
         let tracker = try CDStoreError.wrapping { try ChangeTracker(store: store, entities: entities) }
         self.tracker = tracker
