@@ -120,7 +120,7 @@ struct MigrationCorpusTests {
     func realStoreMigrates(_ store: String, _ bundle: String, _ version: String) throws {
         let path = try Corpus.copyStore(Corpus.stores.appendingPathComponent(store)).path
         let destination = try ModelLoader.load(Corpus.models.appendingPathComponent(bundle + ".xcdatamodeld").path, version: version)
-        let before = try Store.open(at: path, loaded: destination, options: .init(readOnly: true))
+        let before = try Store.open(at: path, loaded: destination, options: .init(readOnly: true, migrator: LightweightMigrator()))
         // One warning, naming the version the store was saved with (an earlier one than `version`).
         #expect(before.warnings.count == 1)
         #expect(before.warnings.allSatisfy {

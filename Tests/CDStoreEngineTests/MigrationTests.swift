@@ -361,7 +361,8 @@ struct MigrationSafetyTests {
 struct MigrationOpenTests {
     @Test func openingMigratesAutomatically() throws {
         let path = try StaffFixture.makeVersion1Store()
-        let store = try Store.open(at: path, loaded: try ModelLoader.load(StaffFixture.bundle))
+        let store = try Store.open(at: path, loaded: try ModelLoader.load(StaffFixture.bundle),
+                                   options: .init(migrator: LightweightMigrator()))
         #expect(store.warnings.contains { $0.message.hasPrefix("migrated the store (\"Staff\" → \"Staff 2\", \"Staff 2\" → \"Staff 3\", \"Staff 3\" → \"Staff 4\"); backup at ") })
         #expect(try store.verify().isEmpty)
         #expect(try StaffFixture.backups(path).count == 3) // store, -wal, -shm
@@ -383,7 +384,7 @@ struct MigrationOpenTests {
     @Test func readOnlyOpensReadWithTheStoresVersion() throws {
         let path = try StaffFixture.makeVersion1Store()
         let before = try StaffFixture.settledBytes(path)
-        let store = try Store.open(at: path, loaded: try StaffFixture.version("Staff 3"), options: .init(readOnly: true))
+        let store = try Store.open(at: path, loaded: try StaffFixture.version("Staff 3"), options: .init(readOnly: true, migrator: LightweightMigrator()))
         #expect(store.model == (try StaffFixture.version("Staff")).model)
         #expect(store.warnings.map(\.message) == ["the store was saved with \"Staff\", not with the model given; read with that version, without migrating"])
         #expect(try store.count(ObjectFetchRequest(entity: "Person")) == 3)

@@ -197,7 +197,8 @@ struct ModelCacheWriteTests {
     @Test func aStoreWithOnlyTheJSONModelMigratesOnOpen() throws {
         let path = try StaffFixture.makeVersion1Store()
         try Self.makeJSONOnly(path, model: try StaffFixture.version("Staff").model)
-        let store = try Store.open(at: path, loaded: try StaffFixture.version("Staff 3"), options: .init(backup: false))
+        let store = try Store.open(at: path, loaded: try StaffFixture.version("Staff 3"),
+                                   options: .init(migrator: LightweightMigrator(), backup: false))
         #expect(store.warnings.count == 1)
         #expect(try StaffFixture.rows(path, "SELECT COUNT(*) FROM Z_MODELCACHE") == [["1"]])
         #expect(try Self.plist(path)[StoreMetadata.cachedModelKey] == nil)

@@ -5,6 +5,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 @testable import CDStoreComparison
+import CDStoreMigration
 
 /// Issue 17: objects of two stores matched by key, so that renumbered primary keys, another insertion order and
 /// migrations are not differences.
@@ -190,15 +191,15 @@ struct StoreDiffTests {
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
         }
-        let migrated = try Store.open(at: copy, loaded: try StaffFixture.version("Staff 2"), options: Store.Options(backup: false))
+        let migrated = try Store.open(at: copy, loaded: try StaffFixture.version("Staff 2"), options: Store.Options(migrator: LightweightMigrator(), backup: false))
         // Values changed after the migration show under the new names, compared across the type changes.
         try migrated.update(UpdateRequest(entity: "Person", predicate: try PredicateParserShim.parse("fullName == 'Ann'"),
                                           assignments: [UpdateAssignment("rating", .text("6"))]))
         try migrated.update(UpdateRequest(entity: "Person", predicate: try PredicateParserShim.parse("fullName == 'Cy'"),
                                           assignments: [UpdateAssignment("score", .text("-8"))]))
         let bundle = try ModelLoader.load(StaffFixture.bundle)
-        let a = try Store.open(at: path, loaded: bundle, options: Store.Options(readOnly: true))
-        let b = try Store.open(at: copy, loaded: bundle, options: Store.Options(readOnly: true))
+        let a = try Store.open(at: path, loaded: bundle, options: Store.Options(readOnly: true, migrator: LightweightMigrator()))
+        let b = try Store.open(at: copy, loaded: bundle, options: Store.Options(readOnly: true, migrator: LightweightMigrator()))
         try Self.expectDiff(a, b, StoreDiffOptions(keys: ["Person": ["fullName"]]), """
             entity renamed: Assignment (was Project)
             attribute made optional: Badge.code

@@ -36,7 +36,8 @@ package final class Store: Sendable {
         package var uuid: String? = nil
         /// What migrates a store saved with another version of the model (`CDStoreMigration`'s lightweight
         /// migration with an inferred or found mapping); when nil, such a store is refused (134100) with the list
-        /// of differences. Read-only opens never migrate.
+        /// of differences. Read-only opens never migrate: with a migrator, they read the store with the version
+        /// of the given bundle it was saved with.
         package var migrator: (any StoreMigrating)?
         /// Back up the store before migrating it.
         package var backup = true
