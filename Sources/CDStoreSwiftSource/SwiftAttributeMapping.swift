@@ -7,11 +7,13 @@ import CDStoreModel
 ///   `Bool` → Boolean; `Date` → Date; `Data` → Binary; `UUID` → UUID; `URL` → URI; `Decimal` → Decimal.
 /// - A Codable struct → a Composite attribute whose elements are the struct's stored properties (mapped by
 ///   these same rules), every element optional whatever its Swift type, and a collection inside it a Binary
-///   element (SwiftData keeps it as JSON bytes) rather than a Transformable one.
+///   element (SwiftData keeps it as JSON bytes) rather than a Transformable one, marked
+///   ``SwiftDataValue/json`` so that records show the JSON value.
 /// - An enum with a raw value → a Composite with one optional element named after the property itself (not
 ///   `rawValue`), of the raw type: `var tier: Tier?` with `enum Tier: Int` gives the element `tier`, Integer 64,
 ///   and so the column `ZTIER` holding the raw value. Checked on a real SwiftData store with the app's sources
-///   (coredata-format.md §1.5): its cached model and its columns say so, and its hashes follow from it.
+///   (coredata-format.md §1.5): its cached model and its columns say so, and its hashes follow from it. Marked
+///   ``SwiftDataValue/rawValue``: records give the raw value (`2`), as the app's property holds it.
 /// - A Codable enum without raw values → a Composite with one optional String element per case (checked on a
 ///   real store: `folderType {systemAll, user, …}` → columns `ZSYSTEMALL`, `ZUSER`).
 /// - An enum with associated values is refused as a property's type, naming the type and the case: a composite
@@ -55,8 +57,8 @@ struct SwiftAttributeMapping {
             }
             var attribute = Attribute(name: name, type: .composite, isOptional: isOptional)
             attribute.compositeName = typeName
-            attribute.compositeElements = try elements(of: typeName, propertyName: name, scope: scope, depth: depth,
-                                                       archived: archived)
+            (attribute.compositeElements, attribute.swiftDataValue) = try elements(
+                of: typeName, propertyName: name, scope: scope, depth: depth, archived: archived)
             return attribute
         case .array(let element), .set(let element):
             try checkStorable(element, scope: scope, depth: depth)
@@ -73,9 +75,13 @@ struct SwiftAttributeMapping {
     }
 
     /// A collection: a property of the class is archived whole (Transformable, `NSSecureUnarchiveFromData`); an
-    /// element of a composite is a Binary column holding the collection as JSON.
+    /// element of a composite is a Binary column holding the collection as JSON (marked so: records show the JSON).
     private func collection(_ name: String, isOptional: Bool, inComposite: Bool) -> Attribute {
-        if inComposite { return Attribute(name: name, type: .binary, isOptional: isOptional) }
+        if inComposite {
+            var attribute = Attribute(name: name, type: .binary, isOptional: isOptional)
+            attribute.swiftDataValue = .json
+            return attribute
+        }
         var attribute = Attribute(name: name, type: .transformable, isOptional: isOptional)
         attribute.valueTransformerName = "NSSecureUnarchiveFromData"
         return attribute
@@ -86,9 +92,10 @@ struct SwiftAttributeMapping {
         _ = try attribute("element", type: type, scope: scope, depth: depth + 1, archived: true)
     }
 
-    /// The elements of the composite a struct or enum named `typeName` gives to the property `propertyName`.
+    /// The elements of the composite a struct or enum named `typeName` gives to the property `propertyName`, and
+    /// ``SwiftDataValue/rawValue`` for an enum with a raw value (records give the raw value, not the element).
     private func elements(of typeName: String, propertyName: String, scope: [String], depth: Int,
-                          archived: Bool) throws -> [Attribute] {
+                          archived: Bool) throws -> ([Attribute], SwiftDataValue?) {
         guard depth < 8 else {
             throw Problem(type: typeName, why: "its stored properties nest it within itself (or more than 8 deep)")
         }
@@ -118,18 +125,18 @@ struct SwiftAttributeMapping {
                 element.isOptional = true
                 elements.append(element)
             }
-            return elements
+            return (elements, nil)
         case .enumeration:
             if let raw = valueType.inherited.first, let rawType = Self.scalars[raw] {
-                return [Attribute(name: propertyName, type: rawType, isOptional: true)]
+                return ([Attribute(name: propertyName, type: rawType, isOptional: true)], .rawValue)
             }
             if let withValues = valueType.cases.first(where: \.hasAssociatedValues) {
-                if archived { return [] }
+                if archived { return ([], nil) }
                 throw Problem(type: typeName, why: "its case '\(withValues.name)' has associated values, which "
                               + "SwiftData cannot store as a composite attribute (an enum's columns are its raw value "
                               + "or one per case); store it encoded as Data, or as a Codable struct")
             }
-            return valueType.cases.map { Attribute(name: $0.name, type: .string, isOptional: true) }
+            return (valueType.cases.map { Attribute(name: $0.name, type: .string, isOptional: true) }, nil)
         }
     }
 

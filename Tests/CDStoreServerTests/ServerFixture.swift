@@ -56,6 +56,16 @@ struct ServerFixture {
         store = try CDStore(path: path, options: [.readOnly])
     }
 
+    /// A store of `model` (cdstore's JSON model text) filled by `fill`, opened read-only with that model.
+    init(model: String, fill: (CDStore.Context) throws -> Void) throws {
+        folder = try temporaryDirectory()
+        let modelPath = folder.appendingPathComponent("Model.json").path
+        try Data(model.utf8).write(to: URL(fileURLWithPath: modelPath))
+        path = folder.appendingPathComponent("store.sqlite").path
+        try CDStore(path: path, model: .path(modelPath), options: [.create]).write(fill)
+        store = try CDStore(path: path, model: .path(modelPath), options: [.readOnly])
+    }
+
     /// The server, drawing the model page's picture the way `cdstore serve` passes it in (the server starts no
     /// program: here the drawing is the model's DOT text inside an SVG comment, so that the test sees it served).
     var server: BrowseServer {

@@ -17,14 +17,15 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 extension CDStore.Context {
     /// The columns the records of `entity` have in a table or CSV: `_id`, `_entity` when the entity has sub-entities
     /// (or `namingEntity`), then every attribute of the entity and of its sub-entities in model order (a composite's
-    /// elements as `home.city`), then the relationships unless `criteria` reads none.
+    /// elements as `home.city`, a SwiftData enum's raw value as the property), then the relationships unless
+    /// `criteria` reads none.
     public func columns(of entity: String, matching criteria: Criteria = .all, namingEntity: Bool = false) throws -> [String] {
         try perform {
             let root = try store.resolveEntity(entity)
             let members = criteria.includesSubentities ? store.model.subtree(of: root) : [root]
             var names: [String] = ["_id"] + ((members.count > 1 || namingEntity) ? ["_entity"] : [])
             for member in members {
-                for attribute in store.model.attributes(of: member).flatMap(\.columnAttributes)
+                for attribute in store.model.attributes(of: member).flatMap(\.recordAttributes)
                 where !attribute.isTransient && !names.contains(attribute.name) {
                     names.append(attribute.name)
                 }
@@ -152,7 +153,8 @@ struct RecordShaper {
     private func flatteningComposites(_ object: FetchedObject) -> [(String, ObjectValue)] {
         guard let entity = model.entity(named: object.entity) else { return object.values }
         func spread(_ name: String, _ value: ObjectValue, _ attribute: Attribute) -> [(String, ObjectValue)] {
-            guard attribute.type == .composite else { return [(name, value)] }
+            // An enum's raw value is one column under the property's name (``Attribute/recordAttributes``).
+            guard attribute.type == .composite, !attribute.holdsRawValue else { return [(name, value)] }
             let members: [(String, ObjectValue)] = if case .dictionary(let pairs) = value { pairs } else { [] }
             return attribute.compositeElements.flatMap { element in
                 spread(name + "." + element.name, members.first { $0.0 == element.name }?.1 ?? .null, element)

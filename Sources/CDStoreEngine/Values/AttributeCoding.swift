@@ -7,7 +7,8 @@ package import GRDB
 ///
 /// Storage follows coredata-format.md §1.5: integers and booleans as INTEGER, Decimal/Double/Float as REAL
 /// (a Float is stored widened to Double, as Core Data does), dates as REAL seconds since 2001-01-01, UUIDs as
-/// 16-byte BLOBs, Binary and Transformable as BLOBs, URIs and strings as TEXT.
+/// 16-byte BLOBs, Binary and Transformable as BLOBs, URIs and strings as TEXT. A Binary element that SwiftData
+/// fills with a `Codable` collection's JSON (``SwiftDataValue/json``) is given and read as that JSON value.
 package enum AttributeCoding {
     /// The value to store for `input` in `attribute`, or an error that says why it does not fit.
     /// Validation rules of the model (range, length, regular expression) are checked by ``AttributeValidation``.
@@ -54,6 +55,8 @@ package enum AttributeCoding {
             return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
         case .transformable where TransformableCoding.usesKeyedArchive(attribute):
             return try TransformableCoding.storedBytes(input, for: attribute).databaseValue
+        case .binary where attribute.swiftDataValue == .json:
+            return try SwiftDataJSON.storedBytes(input, for: attribute).databaseValue
         case .binary, .transformable:
             guard case .string(let s) = input, let data = Data(base64Encoded: s) else {
                 throw mismatch(attribute, "expected base64-encoded data, got \(input.summary)")
@@ -86,6 +89,9 @@ package enum AttributeCoding {
     ///
     /// Transformable values with a keyed-archive transformer come back as JSON-able values when they hold
     /// property-list objects (``TransformableCoding``).
+    ///
+    /// SwiftData's JSON-in-Binary elements come back as the JSON value when it writes back to the same bytes
+    /// (``SwiftDataJSON``).
     ///
     /// When `externalData` counts missing files (``ExternalDataLocation/missingFiles``), a value whose file is
     /// missing reads as `.null` and is counted under `entity` instead of throwing.
@@ -140,6 +146,9 @@ package enum AttributeCoding {
             }
             if TransformableCoding.usesKeyedArchive(attribute) {
                 return TransformableCoding.objectValue(data)
+            }
+            if attribute.type == .binary && attribute.swiftDataValue == .json {
+                return SwiftDataJSON.objectValue(data)
             }
             return .data(data)
         }

@@ -3,6 +3,8 @@
 /// element was. A nil composite is `null`: Core Data keeps no flag for it, only every element column NULL, so a
 /// composite whose elements are all NULL reads as nil (as the streamed export, ``RecordEncoder``, prints it).
 /// Attribute names never contain a dot, so a dotted name is always an element path.
+/// A SwiftData enum's raw value arrives under the property's own name (``Attribute/recordAttributes``), so it
+/// stays the value itself.
 enum CompositeValues {
     static func folded(_ values: [(String, ObjectValue)]) -> [(String, ObjectValue)] {
         guard values.contains(where: { $0.0.contains(".") }) else { return values }

@@ -101,8 +101,8 @@ extension JSONModelCodec {
             "minValue", "maxValue", "minDate", "maxDate", "regularExpression", "usesScalarValueType",
             "valueTransformerName", "customClassName", "allowsExternalBinaryDataStorage",
             "preservesValueInHistoryOnDeletion", "indexedBySpotlight", "storedInExternalRecord",
-            "allowsCloudEncryption", "indexed", "composite", "elements", "renamingIdentifier", "versionHashModifier",
-            "syncable", "userInfo",
+            "allowsCloudEncryption", "indexed", "composite", "elements", "swiftDataValue", "renamingIdentifier",
+            "versionHashModifier", "syncable", "userInfo",
         ], context: .init(entity: entity), named: \.property)
         let name = try object.requiredString("name")
         object.context.property = name
@@ -136,6 +136,14 @@ extension JSONModelCodec {
         for (index, child) in try object.array("elements").enumerated() {
             attribute.compositeElements.append(try self.attribute(from: child, path: "\(path).elements[\(index)]",
                                                                   entity: entity, reader: reader))
+        }
+        if let form = try object.string("swiftDataValue") {
+            guard let value = SwiftDataValue(rawValue: form) else {
+                let known = SwiftDataValue.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                throw object.error("unknown SwiftData value form '\(form)' at \(path).swiftDataValue (expected one of "
+                                   + "\(known))", at: object.node("swiftDataValue"), code: .invalidValue)
+            }
+            attribute.swiftDataValue = value
         }
         attribute.renamingIdentifier = try object.string("renamingIdentifier")
         attribute.versionHashModifier = try object.string("versionHashModifier")

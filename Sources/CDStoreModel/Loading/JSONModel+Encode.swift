@@ -76,6 +76,7 @@ extension JSONModelCodec {
         members.flag("indexed", attribute.isIndexed)
         members.text("composite", attribute.compositeName)
         members.array("elements", attribute.compositeElements.map(tree(of:)))
+        members.text("swiftDataValue", attribute.swiftDataValue?.rawValue)
         members.text("renamingIdentifier", attribute.renamingIdentifier)
         members.text("versionHashModifier", attribute.versionHashModifier)
         members.optionalFlag("syncable", attribute.syncable)

@@ -56,6 +56,10 @@ public struct Attribute: Sendable, Equatable {
     /// of its own (a SwiftData Codable struct's stored properties). Core Data flattens them into columns of the
     /// entity's table and hashes the composite from them alone; empty for every other type.
     public var compositeElements: [Attribute] = []
+    /// What the app's Swift type makes of the stored value, for a model read from SwiftData `@Model` sources
+    /// (``SwiftDataValue``): records print and take the app's value rather than the columns' form. Nil for
+    /// models from any other source; not part of the version hash, an Xcode model or a store's cached model.
+    package var swiftDataValue: SwiftDataValue? = nil
     /// The attribute's name in an earlier model version, for migration (XML `elementID`).
     package var renamingIdentifier: String? = nil
     /// Text mixed into the version hash to force a new version (XML `versionHashModifier`).

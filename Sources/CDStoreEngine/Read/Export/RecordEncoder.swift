@@ -14,7 +14,8 @@ struct RecordEncoder {
     /// How one attribute prints, decided by its type; the column's storage class refines it per row.
     enum Kind {
         case integer, boolean, double, float, decimal, date, uuid, plain
-        /// Needs ``AttributeCoding/objectValue(_:for:externalData:)`` for BLOBs (external data, keyed archives).
+        /// Needs ``AttributeCoding/objectValue(_:for:externalData:)`` for BLOBs (external data, keyed archives,
+        /// SwiftData's JSON elements).
         case decoded
     }
 
@@ -156,6 +157,7 @@ struct RecordEncoder {
         case .integer16, .integer32, .integer64: .integer
         case .binary where attribute.allowsExternalBinaryDataStorage: .decoded
         case .transformable where TransformableCoding.usesKeyedArchive(attribute): .decoded
+        case .binary where attribute.swiftDataValue == .json: .decoded
         default: .plain
         }
     }

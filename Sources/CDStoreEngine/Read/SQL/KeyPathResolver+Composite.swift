@@ -19,6 +19,11 @@ extension KeyPathResolver {
             element = next
             path += "." + key
         }
+        // An enum's raw value is compared as the value itself (`tier == 2`), as records give it.
+        if element.holdsRawValue {
+            element = element.compositeElements[0]
+            path += "." + element.name
+        }
         guard element.type != .composite, let column = scope.layout.attributeColumns[path] else {
             let elements = element.compositeElements.map { "\(path).\($0.name)" }.joined(separator: ", ")
             throw error("'\(path)' is a composite attribute, stored as its elements: use one of them ("

@@ -46,14 +46,17 @@ package struct QueryBuilder {
         var byEntity: [Int: (String, [Attribute])] = [:]
         for member in included {
             guard let memberLayout = layout.entity(named: member.name) else { continue }
-            // A composite's elements are columns of their own, read under their paths (`home.city`).
-            let attributes = model.attributes(of: member).flatMap(EntityWritePlan.flattened)
-                .filter { memberLayout.attributeColumns[$0.name] != nil }
-            byEntity[memberLayout.number] = (member.name, attributes)
-            for attribute in attributes {
-                let column = memberLayout.attributeColumns[attribute.name]!
-                if seenColumns.insert(column).inserted { selected.append((attribute, column)) }
+            // A composite's elements are columns of their own, read under their paths (`home.city`), and an enum's
+            // raw value under the property's name (``Attribute/recordAttributes``).
+            var attributes: [Attribute] = []
+            for attribute in model.attributes(of: member) {
+                for (path, named) in zip(attribute.columnAttributes.map(\.name), attribute.recordAttributes) {
+                    guard let column = memberLayout.attributeColumns[path] else { continue }
+                    attributes.append(named)
+                    if seenColumns.insert(column).inserted { selected.append((named, column)) }
+                }
             }
+            byEntity[memberLayout.number] = (member.name, attributes)
         }
         self.selected = selected
         attributesByEntity = byEntity

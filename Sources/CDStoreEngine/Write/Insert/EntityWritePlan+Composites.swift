@@ -1,7 +1,9 @@
 import CDStoreModel
 
 /// Composite attributes in records: Core Data keeps their elements in columns of the entity's table, so a record's
-/// `"home": {"street": "1 Main St", "city": null}` is written as the fields `home.street` and `home.city`.
+/// `"home": {"street": "1 Main St", "city": null}` is written as the fields `home.street` and `home.city`. A
+/// composite holding a SwiftData enum's raw value (``Attribute/holdsRawValue``) takes the raw value itself:
+/// `"tier": 2` is the field `tier.tier`.
 extension EntityWritePlan {
     /// The attribute itself, then — for a composite — its elements named by path (``Attribute/columnAttributes``).
     static func flattened(_ attribute: Attribute) -> [Attribute] {
@@ -78,6 +80,11 @@ enum CompositeInput {
                 }
             }
         default:
+            // An enum's raw value (`"tier": 2`), as records print it; the element's object form is taken too.
+            if composite.holdsRawValue {
+                result.append((path + "." + composite.compositeElements[0].name, value))
+                return
+            }
             throw StoreError(.invalidInput, "a composite attribute takes an object of its elements ("
                              + composite.compositeElements.map(\.name).joined(separator: ", ") + ") or null",
                              entity: entity, property: path)

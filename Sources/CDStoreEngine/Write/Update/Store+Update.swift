@@ -101,8 +101,11 @@ struct UpdatePlan {
     }
 
     private func target(_ assignment: UpdateAssignment, compiler: PredicateCompiler) throws -> Target {
-        let key = assignment.key
-        // `home.city` sets one element of a composite attribute (a column of its own).
+        var key = assignment.key
+        // `home.city` sets one element of a composite attribute (a column of its own); `tier` an enum's raw value.
+        if let composite = store.model.attribute(key, of: entity), composite.holdsRawValue {
+            key += "." + composite.compositeElements[0].name
+        }
         guard let attribute = store.model.attribute(key, of: entity)
                 ?? store.model.attributes(of: entity).flatMap(EntityWritePlan.flattened).first(where: { $0.name == key })
         else {
