@@ -29,9 +29,9 @@ struct MCPCommand: ParsableCommand {
           cdstore mcp --store App.sqlite
           cdstore mcp --store App.sqlite --model App.xcdatamodeld --allow-writes
           cdstore mcp --scan ~/Library/Developer/CoreSimulator/Devices
-          cdstore mcp --scan ~/Library/Developer/CoreSimulator/Devices ~/Library/Containers
+          cdstore mcp --scan ~/Library/Containers "$HOME/Library/Group Containers"
           claude mcp add app-data -- cdstore mcp --store /path/to/App.sqlite
-          claude mcp add simulators -- cdstore mcp --scan ~/Library/Developer/CoreSimulator/Devices
+          claude mcp add sims -- cdstore mcp --scan ~/Library/Developer/CoreSimulator
         """)
 
     @Option(name: .long, help: ArgumentHelp("The SQLite store to serve. Default: $CDSTORE_STORE.", valueName: "path"),
