@@ -46,11 +46,18 @@ public final class MCPServer {
     /// ``StoreScanner`` scans them): a `list_stores` tool, and a `store` argument (a path `list_stores` gives, or
     /// an `@app` id) on every reading tool. No store outside the scan can be named; stores are read without
     /// changing a byte under the roots, each with the model it keeps, and at most `maximumOpenStores` are kept open.
-    /// The scan runs when a tool first needs it.
+    /// The scan runs when a tool first needs it, on a task the calling thread waits for: serve from a thread of
+    /// its own (the main thread, as `cdstore mcp` does), not from a task of Swift's cooperative pool.
     public init(scanning roots: [String], maximumOpenStores: Int = 8, version: String = "1.0") {
         serving = .scan(StoreCatalog(roots: roots, maximumOpen: maximumOpenStores))
         allowWrites = false
         self.version = version
+    }
+
+    /// The scanned stores open now (0 for a server of one store).
+    var openStoreCount: Int {
+        if case .scan(let catalog) = serving { return catalog.openCount }
+        return 0
     }
 
     /// Whether the server serves scanned stores.

@@ -25,6 +25,9 @@ final class StoreCatalog {
         open = OpenStores(capacity: maximumOpen)
     }
 
+    /// The number of stores open now.
+    var openCount: Int { open.count }
+
     /// The stores found, scanning first if no scan ran yet (or `rescan` asks for a new one).
     func stores(rescan: Bool = false) -> [ScannedStore] {
         if rescan || scanned == nil {
