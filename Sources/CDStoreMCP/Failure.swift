@@ -64,13 +64,14 @@ enum PageCursor {
     static func make(offset: Int, for query: String) -> String { "\(offset).\(query)" }
 
     /// The offset a cursor of `query` holds.
-    static func offset(of cursor: String, for query: String) throws(ToolError) -> Int {
+    static func offset(of cursor: String, for query: String,
+                       sameQuery: String = "entity, where and sort") throws(ToolError) -> Int {
         let parts = cursor.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let offset = Int(parts[0]), offset >= 0 else {
             throw ToolError("cursor", "'\(cursor.prefix(80))' is not a cursor this server returned")
         }
         guard parts[1] == query else {
-            throw ToolError("cursor", "'\(cursor.prefix(80))' belongs to another query: pass the same entity, where and sort")
+            throw ToolError("cursor", "'\(cursor.prefix(80))' belongs to another query: pass the same \(sameQuery)")
         }
         return offset
     }

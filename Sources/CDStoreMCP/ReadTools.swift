@@ -53,7 +53,7 @@ struct ReadTools {
         let sort = try arguments.strings("sort")
         let limit = Int(try arguments.integer("limit", in: 1...Self.maximumRows, default: Self.defaultRows)!)
         let only = try arguments.strings("properties", maximum: 256)
-        let query = PageCursor.fingerprint(["fetch", entity, predicate ?? "", sort.joined(separator: "\u{1}")])
+        let query = PageCursor.fingerprint(["fetch", store.path, entity, predicate ?? "", sort.joined(separator: "\u{1}")])
         var offset = 0
         if let cursor = try arguments.string("cursor") { offset = try PageCursor.offset(of: cursor, for: query) }
         let objects = try Failure.mapping(predicate: predicate) {
@@ -103,9 +103,16 @@ struct ReadTools {
         let sort = try arguments.strings("sort")
         let distinct = try arguments.bool("distinct", default: false)
         let limit = Int(try arguments.integer("limit", in: 1...Self.maximumRows, default: Self.defaultRows)!)
+        let query = PageCursor.fingerprint(["project", store.path, entity, properties.joined(separator: "\u{1}"), predicate ?? "",
+                                            groupBy.joined(separator: "\u{1}"), having ?? "", sort.joined(separator: "\u{1}"),
+                                            distinct ? "distinct" : ""])
+        var offset = 0
+        if let cursor = try arguments.string("cursor") {
+            offset = try PageCursor.offset(of: cursor, for: query, sameQuery: "entity, properties, where, group_by, having, sort and distinct")
+        }
         let rows = try Failure.mapping(predicate: predicate, having: having) {
             try store.read { ctx in
-                try ctx.project(entity, properties, matching: try Criteria(parsing: predicate).sorted(by: sort).limit(limit + 1),
+                try ctx.project(entity, properties, matching: try Criteria(parsing: predicate).sorted(by: sort).limit(limit + 1, offset: offset),
                                 groupBy: groupBy, having: try having.map { try Criteria(parsing: $0, about: .having) },
                                 distinct: distinct)
             }
@@ -120,9 +127,12 @@ struct ReadTools {
             results.append(value)
         }
         let keys = rows.first?.resultKeys ?? []
-        return ["entity": .string(entity), "keys": .array(keys.map(JSONValue.string)),
-                "count": .integer(Int64(results.count)), "rows": .array(results),
-                "truncated": .bool(results.count < rows.count)]
+        let more = results.count < rows.count
+        var result: [(String, JSONValue)] = [("entity", .string(entity)), ("keys", .array(keys.map(JSONValue.string))),
+                                             ("count", .integer(Int64(results.count))), ("rows", .array(results)),
+                                             ("truncated", .bool(more))]
+        if more { result.append(("next_cursor", .string(PageCursor.make(offset: offset + results.count, for: query)))) }
+        return .object(result)
     }
 
     func getObject(_ arguments: ToolArguments) throws -> JSONValue {

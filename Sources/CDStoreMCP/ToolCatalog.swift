@@ -84,7 +84,9 @@ enum ToolCatalog {
                 + "\"employees.@count\", functions \"sum:salary\", \"average:\", \"count:\", \"min:\", \"max:\", "
                 + "\"median:\", \"stddev:\", \"lowercase:\", \"uppercase:\", aliases (\"sum:salary AS total\"), "
                 + "`group_by` key paths, `having` (a predicate on groups: \"total > 100000\"), `sort` by result keys. "
-                + "At most `limit` (default 50, at most 500) rows. " + predicateHelp,
+                + "At most `limit` (default 50, at most 500) rows per call; pass the returned `next_cursor` as "
+                + "`cursor` for the next page (pages follow `sort`: sort by the group keys for pages that hold still). "
+                + predicateHelp,
              properties: [
                 entity,
                 ("properties", ["type": "array", "items": ["type": "string"], "minItems": 1,
@@ -95,6 +97,7 @@ enum ToolCatalog {
                 sort,
                 ("limit", ["type": "integer", "minimum": 1, "maximum": 500, "default": 50]),
                 ("distinct", ["type": "boolean", "default": false]),
+                ("cursor", ["type": "string", "description": "The next_cursor of the previous page of the same query."]),
              ], required: ["entity", "properties"]),
         Tool(name: "get_object", title: "Get one object",
              description: "One object by its ID (\"x-coredata://<store UUID>/Employee/p3\", or \"Employee/p3\"), "
@@ -141,8 +144,39 @@ enum ToolCatalog {
              required: ["entity"], writes: true),
     ]
 
-    /// The tool named `name`, if the server offers it (`allowWrites` decides the writing ones).
-    static func tool(named name: String, allowWrites: Bool) -> Tool? {
-        all.first { $0.name == name && (allowWrites || !$0.writes) }
+    /// The `store` argument every tool takes on a server of scanned stores.
+    static let storeArgument: (String, JSONValue) = ("store", [
+        "type": "string",
+        "description": .string("The store: its path as list_stores gives it, or its app's id: \"@com.example.notes\", "
+            + "\"@com.example.multi/A.sqlite\" when the app has stores of several names (its latest install is read)."),
+    ])
+
+    /// The tool of a server of scanned stores that lists them.
+    static let listStores = Tool(
+        name: "list_stores", title: "List the stores found",
+        description: "The Core Data and SwiftData stores the server's scan found under its folders (simulators, app "
+            + "containers, app groups): per store its `path` and, when its app names it, its `id` (\"@com.example.app\"), "
+            + "to pass as `store` to every other tool; its app, file, kind, objects per entity, size, last change and "
+            + "problems. Only these stores can be read. Call it first. `rescan` walks the folders again.",
+        properties: [
+            ("app", ["type": "string", "description": "Only the stores of this app or group id (with or without @)."]),
+            ("rescan", ["type": "boolean", "default": false, "description": "Scan the folders again (new installs)."]),
+        ], required: [])
+
+    /// The tools a server offers: every reading tool; the writing ones when `allowWrites`; on a server of scanned
+    /// stores (`scanning`, never writing), `list_stores` first and a required `store` argument on every other.
+    static func tools(allowWrites: Bool, scanning: Bool) -> [Tool] {
+        guard scanning else { return all.filter { allowWrites || !$0.writes } }
+        return [listStores] + all.filter { !$0.writes }.map { tool in
+            var tool = tool
+            tool.properties.insert(storeArgument, at: 0)
+            tool.required.insert("store", at: 0)
+            return tool
+        }
+    }
+
+    /// The tool named `name`, if the server offers it.
+    static func tool(named name: String, allowWrites: Bool, scanning: Bool = false) -> Tool? {
+        tools(allowWrites: allowWrites, scanning: scanning).first { $0.name == name }
     }
 }

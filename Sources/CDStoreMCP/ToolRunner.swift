@@ -1,12 +1,11 @@
 import CDStore
 import Foundation
 
-/// Runs one tool call: reads its arguments against the tool's names, then the tool.
+/// Runs one tool call on the store it is about (the server's, or the scanned one its `store` argument names).
 struct ToolRunner {
     let store: CDStore
 
-    func run(_ tool: ToolCatalog.Tool, arguments value: JSONValue?) throws -> JSONValue {
-        let arguments = try ToolArguments(value, accepted: tool.argumentNames)
+    func run(_ tool: ToolCatalog.Tool, arguments: ToolArguments) throws -> JSONValue {
         let reads = ReadTools(store: store)
         let writes = WriteTools(store: store)
         return try Failure.mapping {

@@ -147,4 +147,44 @@ import Testing
                                     environment: environment)
         #expect(mcp.status == 0 && mcp.stdout.contains(#"\"count\":3"#), "\(mcp.stdout)\(mcp.stderr)")
     }
+
+    /// `mcp --scan`: the tree's stores listed and read by @ID (the store whose last commit is only in its -wal
+    /// included); a store in a backup, the damaged file and paths outside the tree refused; nothing changed.
+    @Test func mcpServesTheStoresTheScanFinds() throws {
+        let tree = try ScanTree()
+        let before = tree.contents()
+        func call(_ id: Int, _ tool: String, _ arguments: String) -> String {
+            #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"\#(tool)","arguments":\#(arguments)}}"#
+        }
+        let requests = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            call(2, "list_stores", "{}"),
+            call(3, "count", #"{"store":"@com.example.todo","entity":"Note"}"#),
+            call(4, "count", #"{"store":"@com.example.notes","entity":"Note"}"#),
+            call(5, "count", #"{"store":"@com.example.backup","entity":"Note"}"#),
+            call(6, "describe_store", #"{"store":"\#(tree.path("damaged.sqlite"))"}"#),
+            call(7, "describe_store", #"{"store":"/etc/passwd"}"#),
+            call(8, "describe_store", #"{"store":"\#(tree.root.path)/Devices/../../x.sqlite"}"#),
+            call(9, "count", #"{"store":"@com.example.multi/B.sqlite","entity":"Note"}"#),
+        ]
+        let result = try CLIRunner.run(["mcp", "--scan", tree.root.path], stdin: requests.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        var texts: [Int: (text: String, isError: Bool)] = [:]
+        for line in try Self.lines(result.stdout) {
+            let id = line["id"] as? Int ?? -1
+            let response = line["result"] as? [String: Any]
+            let content = (response?["content"] as? [[String: Any]])?.first?["text"] as? String
+            texts[id] = (content ?? "\(line)", response?["isError"] as? Bool ?? true)
+        }
+        let listed = try #require(texts[2])
+        #expect(!listed.isError && tree.stores.allSatisfy { listed.text.contains(#""path":"\#($0.path)""#) }, "\(listed.text)")
+        #expect(texts[3]?.isError == false && texts[3]?.text.contains(#""count":5"#) == true, "\(String(describing: texts[3]))")
+        #expect(texts[4]?.isError == false && texts[4]?.text.contains(#""count":3"#) == true, "\(String(describing: texts[4]))")
+        #expect(texts[5]?.isError == true && texts[5]?.text.contains("backup") == true, "\(String(describing: texts[5]))")
+        for id in 6...8 {
+            #expect(texts[id]?.isError == true && texts[id]?.text.hasPrefix("store:") == true, "\(id): \(String(describing: texts[id]))")
+        }
+        #expect(texts[9]?.isError == false && texts[9]?.text.contains(#""count":2"#) == true, "\(String(describing: texts[9]))")
+        #expect(tree.contents() == before, "a file under the tree changed, or one was created")
+    }
 }
