@@ -84,7 +84,7 @@ test: setup
 	$(MAKE) install-check
 	$(MAKE) fuzz-ci
 
-# `cdstore serve` (which cdstore hands over to cdstore-full) in headless Chromium (Selenium): home → entity → filter → object → relationship, hostile strings
+# `cdstore serve` (which cdstore hands over to cdstore-full) in headless Chromium (Selenium): home → entity → filter → object → relationship, counts, labels, facets, charts, --watch live rows, hostile strings
 # shown as text, no console errors, the store's bytes unchanged. Debian's python3 has python3-selenium.
 browser-test: setup
 	$(SWIFT) build --product cdstore
