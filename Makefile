@@ -36,7 +36,7 @@ BENCH_PACKAGES := sqlite3 wrk hyperfine
 # The library's public declarations (Scripts/public-api.sh): the check fails past this many, on one without a doc
 # comment, or when they differ from the frozen baseline docs/api/public-api.txt. The limit is the baseline's count,
 # a ratchet: the 1.0 target is 300 (docs/decisions/0015-library-1.0.md says what stands in the way).
-PUBLIC_API_LIMIT ?= 584
+PUBLIC_API_LIMIT ?= 585
 ROWS ?= 1000000
 RUNS ?= 3
 
@@ -84,7 +84,7 @@ test: setup
 	$(MAKE) install-check
 	$(MAKE) fuzz-ci
 
-# `cdstore serve` (which cdstore hands over to cdstore-full) in headless Chromium (Selenium): home → entity → filter → object → relationship, hostile strings
+# `cdstore serve` (which cdstore hands over to cdstore-full) in headless Chromium (Selenium): home → entity → filter → object → relationship, counts, labels, facets, charts, --watch live rows, hostile strings
 # shown as text, no console errors, the store's bytes unchanged. Debian's python3 has python3-selenium.
 browser-test: setup
 	$(SWIFT) build --product cdstore

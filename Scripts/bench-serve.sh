@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Load figures for `cdstore serve`: wrk from loopback against the entity page of a store, first page and a deep
-# page (paged by key), plus the JSON of a deep page. `make bench` runs it from Scripts/bench.sh on its ROWS-row
-# Person store; alone:
+# page (paged by key), plus the JSON of a deep page, a facet and a chart. `make bench` runs it from
+# Scripts/bench.sh on its ROWS-row Person store; alone:
 #
-#   Scripts/bench-serve.sh CDSTORE_BINARY STORE ENTITY ROWS     (SECONDS=10 CONNECTIONS=8 THREADS=2)
+#   Scripts/bench-serve.sh CDSTORE_BINARY STORE ENTITY ROWS     (SECONDS=10 CONNECTIONS=8 THREADS=2 FACET=active CHART=age)
 #
 # Prints a Markdown table: page, requests/s, latency p50 / p99 / max, errors (non-2xx or socket errors).
 # Traffic goes to 127.0.0.1 only, for SECONDS per page; the server is stopped with SIGTERM at the end.
@@ -11,6 +11,7 @@ set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: Scripts/bench-serve.sh CDSTORE_BINARY STORE ENTITY ROWS" >&2; exit 2; }
 cdstore=$(realpath "$1"); store=$2; entity=$3; rows=$4
 seconds=${SECONDS_PER_PAGE:-10}; connections=${CONNECTIONS:-8}; threads=${THREADS:-2}
+facet=${FACET:-active}; chart=${CHART:-age}
 command -v wrk >/dev/null || { echo "bench-serve: wrk not found (make bench installs it)" >&2; exit 1; }
 out=$(mktemp -d "${TMPDIR:-/tmp}/cdstore-serve-bench.XXXXXX")
 "$cdstore" serve --store "$store" --port 0 >"$out/url" 2>"$out/stderr" &
@@ -37,9 +38,11 @@ wrk_page() {
 
 echo "| page | requests/s | latency p50 | p99 | max | errors |"
 echo "|---|---:|---:|---:|---:|---:|"
-wrk_page "entity page, first (with the count)" "/$entity"
+wrk_page "entity page, first (with the count up to 10,000)" "/$entity"
 wrk_page "entity page, deep (after key $deep)" "/$entity?after=$deep"
 wrk_page "entity page as JSON, deep" "/$entity.json?after=$deep"
 wrk_page "object page" "/$entity/p$(( rows / 2 ))"
+wrk_page "facet ($facet)" "/$entity?facet=$facet"
+wrk_page "chart ($chart)" "/$entity?chart=$chart"
 echo
 echo "wrk -t$threads -c$connections -d${seconds}s --latency from 127.0.0.1, $rows $entity objects, $(nproc) cores."

@@ -18,22 +18,24 @@ public struct BrowseServer: Sendable {
     /// The port; 0 picks a free one.
     public let port: Int
 
-    /// The headers every answer carries: no script may run, nothing is loaded from elsewhere, the page cannot be
-    /// framed, and types are not sniffed.
-    static let securityHeaders: [(String, String)] = [
-        ("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+    /// The headers every answer carries: no script may run (with `--watch`, only the server's own script, which
+    /// may listen to the server's events), nothing is loaded from elsewhere, the page cannot be framed, and types
+    /// are not sniffed.
+    static func securityHeaders(watching: Bool) -> [(String, String)] { [
+        ("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; "
+            + (watching ? "script-src 'self'; connect-src 'self'; " : "") + "form-action 'self'; "
             + "base-uri 'none'; frame-ancestors 'none'"),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
         ("X-Frame-Options", "DENY"),
         ("Cache-Control", "no-store"),
-    ]
+    ] }
 
-    /// A server for `store` on `host`:`port`; `modelDiagram` draws the model page's SVG (the server starts no
+    /// A server for `store` on `host`:`port` with `settings`; `modelDiagram` draws the model page's SVG (the server starts no
     /// program itself: the command line passes Graphviz's drawing), nil to leave the picture out.
     public init(store: CDStore, host: String = "127.0.0.1", port: Int = 8080,
-                modelDiagram: (@Sendable () throws -> [UInt8])? = nil) {
-        browser = StoreBrowser(store: store, modelDiagram: modelDiagram)
+                modelDiagram: (@Sendable () throws -> [UInt8])? = nil, settings: BrowseSettings = .init()) {
+        browser = StoreBrowser(store: store, modelDiagram: modelDiagram, settings: settings)
         self.host = host
         self.port = port
     }
@@ -60,8 +62,23 @@ public struct BrowseServer: Sendable {
             logger: logger)
     }
 
-    /// Serves until SIGINT or SIGTERM, then returns.
+    /// Serves until SIGINT or SIGTERM, then returns; with ``BrowseSettings/watch``, watches the store meanwhile.
     public func run(logLevel: Logger.Level = .warning, onRunning: @escaping @Sendable (String) async -> Void) async throws {
+        if let problem = browser.liveProblem { throw BrowseError(.unavailable, problem) }
+        guard let live = browser.live else {
+            try await application(logLevel: logLevel, onRunning: onRunning).runService()
+            return
+        }
+        // Open event streams would keep the server's graceful shutdown waiting: the signal that starts it ends them.
+        let signals = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { live.stop() }
+            source.resume()
+            return source
+        }
+        defer { for source in signals { source.cancel() } }
+        let watching = Task { await live.run() }
+        defer { watching.cancel() }
         try await application(logLevel: logLevel, onRunning: onRunning).runService()
     }
 
@@ -73,16 +90,16 @@ public struct BrowseServer: Sendable {
             let target = request.head.path ?? "/"
             let accept = request.headers[.accept]
             let reply = await StoreBrowser.blocking { browser.reply(method: method, target: target, accept: accept) }
-            var response = Self.response(reply, store: browser.store)
+            var response = Self.response(reply, store: browser.store, watching: browser.live != nil)
             if request.method == .head { response = response.createHeadResponse() }
             return response
         }
     }
 
-    static func response(_ reply: BrowseReply, store: CDStore) -> Response {
+    static func response(_ reply: BrowseReply, store: CDStore, watching: Bool) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = reply.contentType
-        for (name, value) in securityHeaders + reply.headers {
+        for (name, value) in securityHeaders(watching: watching) + reply.headers {
             if let field = HTTPFields.Element.Name(name) { headers[field] = value }
         }
         let status = HTTPResponse.Status(code: reply.status)
@@ -93,6 +110,11 @@ public struct BrowseServer: Sendable {
             return Response(status: status, headers: headers, body: ResponseBody { writer in
                 try await ExportStream.write(store: store, entity: entity, predicate: predicate, sort: sort, format: format,
                                              to: &writer)
+                try await writer.finish(nil)
+            })
+        case .events(let stream):
+            return Response(status: status, headers: headers, body: ResponseBody { writer in
+                for await text in stream { try await writer.write(ByteBuffer(string: text)) }
                 try await writer.finish(nil)
             })
         }

@@ -16,10 +16,10 @@ struct HTML {
         text += "<\(tag)" + (className.map { " class=\"\($0)\"" } ?? "") + ">" + HTML.escape(content) + "</\(tag)>"
     }
 
-    /// A link whose text and address are escaped.
-    mutating func link(_ href: String, _ content: String, class className: String? = nil) {
-        text += "<a href=\"" + HTML.escape(href) + "\"" + (className.map { " class=\"\($0)\"" } ?? "") + ">"
-            + HTML.escape(content) + "</a>"
+    /// A link whose text, address and title are escaped.
+    mutating func link(_ href: String, _ content: String, class className: String? = nil, title: String? = nil) {
+        text += "<a href=\"" + HTML.escape(href) + "\"" + (className.map { " class=\"\($0)\"" } ?? "")
+            + (title.map { " title=\"" + HTML.escape($0) + "\"" } ?? "") + ">" + HTML.escape(content) + "</a>"
     }
 
     /// Text escaped for element content and for quoted attribute values alike.
@@ -67,13 +67,19 @@ struct HTML {
     }
 
     /// A whole page: the document, its title, the navigation and `body`.
-    static func page(title: String, crumbs: [(String, String?)], body: HTML) -> String {
+    /// `live`, with `--watch`, is the `data-events` address the page's script listens to.
+    static func page(title: String, crumbs: [(String, String?)], body: HTML, live: String? = nil) -> String {
         var page = HTML()
         page.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         page.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         page.raw("<title>")
         page.text(title + " — cdstore")
-        page.raw("</title><link rel=\"stylesheet\" href=\"/_static/style.css\"><link rel=\"icon\" href=\"data:,\"></head><body>")
+        page.raw("</title><link rel=\"stylesheet\" href=\"/_static/style.css\"><link rel=\"icon\" href=\"data:,\">")
+        if let live {
+            page.raw("<script src=\"/_static/live.js\" defer></script></head><body data-events=\"" + escape(live) + "\">")
+        } else {
+            page.raw("</head><body>")
+        }
         page.raw("<nav>")
         for (i, crumb) in crumbs.enumerated() {
             if i > 0 { page.raw(" <span class=\"sep\">/</span> ") }
@@ -107,6 +113,18 @@ struct HTML {
         dl.info dt { font-weight: 600; float: left; clear: left; width: 160px; } dl.info dd { margin-left: 170px; }
         img.diagram { max-width: 100%; background: #fff; border: 1px solid #d0d7de; }
         footer { color: #888; padding: 16px; font-size: 12px; }
+        .suggest { color: #555; } .suggest a { margin: 0 2px; }
+        .facets { display: flex; flex-wrap: wrap; gap: 12px; margin: 8px 0; }
+        .facet { background: #fff; border: 1px solid #d0d7de; padding: 4px 10px; min-width: 160px; }
+        .facet h2 { font-size: 14px; margin: 4px 0; } .facet ul { list-style: none; margin: 0; padding: 0; }
+        .facet .count { color: #666; font-variant-numeric: tabular-nums; } .facet a.remove { color: #999; text-decoration: none; }
+        .periods { margin: 0 0 4px; font-size: 12px; }
+        figure.chart { margin: 8px 0; } figure.chart svg { background: #fff; border: 1px solid #d0d7de; max-width: 100%; height: auto; }
+        figure.chart a.bar:hover rect { fill: #2b5a94; } figcaption { color: #555; font-size: 12px; }
+        a.label { text-decoration: none; border-bottom: 1px dotted #888; }
+        .live { background: #e8f4ff; border: 1px solid #7fb2e5; padding: 4px 10px; margin: 6px 0; }
+        tr.inserted td { background: #e6ffec; } tr.updated td, #attributes tr.updated td { background: #fff8c5; }
+        tr.deleted td { text-decoration: line-through; color: #999; } h1.deleted { text-decoration: line-through; }
         """
 }
 

@@ -21,6 +21,8 @@ struct BrowseRequest: Sendable {
     var rawPath: String
     /// Query parameters, percent- and `+`-decoded, last one winning.
     var query: [String: String]
+    /// Every value of each query parameter, in order (`facet=a&facet=b`).
+    var queryValues: [String: [String]]
     /// Whether the answer should be JSON: a `.json` suffix (removed from the last segment) or an `Accept` header
     /// that prefers `application/json`.
     var wantsJSON: Bool
@@ -47,6 +49,7 @@ struct BrowseRequest: Sendable {
         self.segments = segments
         self.wantsJSON = wantsJSON
         query = [:]
+        queryValues = [:]
         if parts.count == 2 {
             let pairs = parts[1].split(separator: "&", omittingEmptySubsequences: true)
             guard pairs.count <= Self.maximumParameters else {
@@ -59,6 +62,7 @@ struct BrowseRequest: Sendable {
                     throw BrowseError(.badRequest, "the query is not valid percent-encoded UTF-8")
                 }
                 query[key] = value
+                queryValues[key, default: []].append(value)
             }
         }
     }
@@ -110,6 +114,21 @@ struct BrowseRequest: Sendable {
         return text
     }
 
+    /// The names in parameter `name`, repeated or comma-separated (`facet=a,b&facet=c`), each once, in order.
+    func names(_ name: String, atMost maximum: Int) throws -> [String] {
+        var names: [String] = []
+        for value in queryValues[name] ?? [] {
+            for part in value.split(separator: ",") {
+                let trimmed = part.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty && !names.contains(trimmed) { names.append(trimmed) }
+            }
+        }
+        guard names.count <= maximum else {
+            throw BrowseError(.badRequest, "\(name) takes at most \(maximum) names, not \(names.count)")
+        }
+        return names
+    }
+
     /// `limit`: 1…500, 50 by default.
     func pageSize() throws -> Int {
         guard let text = query["limit"], !text.isEmpty else { return Self.defaultPageSize }
@@ -152,4 +171,8 @@ struct BrowseError: Error, Sendable {
         self.column = column
         self.predicate = predicate
     }
+}
+
+extension BrowseError: CustomStringConvertible {
+    var description: String { message }
 }

@@ -9,6 +9,9 @@ extension StoreBrowser {
             let entities: [ObjectValue] = overview.entities.map { entity in
                 .dictionary([("name", .string(entity.name)), ("parent", entity.parent.map { .string($0) } ?? .null),
                              ("abstract", .bool(entity.isAbstract)), ("objects", .integer(Int64(entity.objects))),
+                             ("own", .integer(Int64(entity.own))),
+                             ("byEntity", entity.byEntity.isEmpty ? .null
+                                : .dictionary(entity.byEntity.map { ($0.name, .integer(Int64($0.objects))) })),
                              ("href", .string("/" + HTML.percentEncoded(entity.name)))])
             }
             return .json(jsonText(.dictionary([
@@ -41,7 +44,7 @@ extension StoreBrowser {
             body.raw("</div>")
         }
         body.element("h2", "Entities")
-        body.raw("<table id=\"entities\"><thead><tr><th>entity</th><th>parent</th><th>objects</th></tr></thead><tbody>")
+        body.raw("<table id=\"entities\"><thead><tr><th>entity</th><th>parent</th><th>objects</th><th>by entity</th></tr></thead><tbody>")
         for entity in overview.entities {
             body.raw("<tr><td>")
             body.link("/" + HTML.percentEncoded(entity.name), entity.name)
@@ -50,6 +53,8 @@ extension StoreBrowser {
             if let parent = entity.parent { body.link("/" + HTML.percentEncoded(parent), parent) }
             body.raw("</td><td class=\"num\">")
             body.text(ValueCells.grouped(entity.objects))
+            body.raw("</td><td class=\"split\">")
+            Self.split(entity.byEntity, into: &body)
             body.raw("</td></tr>")
         }
         body.raw("</tbody></table>")
@@ -57,6 +62,15 @@ extension StoreBrowser {
             body.raw("<p><a href=\"/_history\">Persistent history</a></p>")
         }
         return .html(HTML.page(title: (overview.path as NSString).lastPathComponent, crumbs: [("store", nil)], body: body))
+    }
+
+    /// `Employee 4, Manager 1`, each entity a link to its page.
+    static func split(_ counts: [(name: String, objects: Int)], into body: inout HTML) {
+        for (i, part) in counts.enumerated() {
+            if i > 0 { body.raw(", ") }
+            body.link("/" + HTML.percentEncoded(part.name), part.name)
+            body.text(" " + ValueCells.grouped(part.objects))
+        }
     }
 
     static func modelSourceWords(_ source: String) -> String {
@@ -72,12 +86,16 @@ extension StoreBrowser {
 
 /// What the home page shows: the store's information with the warnings a reader should see.
 struct Overview {
-    /// An entity and its objects (its own, not its sub-entities').
+    /// An entity and its objects: with its sub-entities' (what its page counts), its own, and the split by
+    /// concrete entity when it has sub-entities.
     struct EntityCount {
         var name: String
         var parent: String?
         var isAbstract: Bool
         var objects: Int
+        var own: Int
+        /// The concrete entities of the entity's subtree and their own objects; empty without sub-entities.
+        var byEntity: [(name: String, objects: Int)]
     }
 
     var path: String
@@ -108,8 +126,13 @@ struct Overview {
         hasPersistentHistory = info.kind.persistentHistory
         isReadOnly = store.isReadOnly
         self.warnings = warnings
-        entities = store.model.entities.map {
-            EntityCount(name: $0.name, parent: $0.parentName, isAbstract: $0.isAbstract, objects: counts[$0.name] ?? 0)
+        let model = store.model
+        entities = model.entities.map { entity in
+            let members = model.subtree(of: entity)
+            let split = members.filter { !$0.isAbstract }.map { (name: $0.name, objects: counts[$0.name] ?? 0) }
+            return EntityCount(name: entity.name, parent: entity.parentName, isAbstract: entity.isAbstract,
+                               objects: split.reduce(0) { $0 + $1.objects }, own: counts[entity.name] ?? 0,
+                               byEntity: members.count > 1 ? split : [])
         }
     }
 }

@@ -20,16 +20,36 @@ extension StoreBrowser {
         let pagedRelationship = request.query["rel"]
         let from = Int(clamping: try request.key("from") ?? 0)
         let self_ = ValueCells.href(object.objectID)
+        let relationships = store.model.relationships(of: entity).filter { !$0.isTransient }
+        // The related objects the page names: every to-one, and the shown slice of each to-many.
+        func shown(_ relationship: Relationship) -> ArraySlice<ObjectID> {
+            let ids = object.relatedMany(relationship.name)
+            let start = pagedRelationship == relationship.name ? min(from, ids.count) : 0
+            return ids[start..<min(ids.count, start + Self.relatedPageSize)]
+        }
+        var labels = Labels()
+        let named = relationships.flatMap { $0.isToMany ? Array(shown($0)) : object.related($0.name).map { [$0] } ?? [] }
+        do {
+            try store.read { ctx in try ctx.withTimeLimit(settings.timeLimit) { try labels.read(named, rules: labelRules, in: ctx) } }
+        } catch let error as CDStoreError where error.code == .interrupted {
+            // Links read by key then.
+        }
+        let label = labelRules.label(of: object)
         if request.wantsJSON {
             var fields: [(String, ObjectValue)] = [("_id", .string(object.objectID.description)), ("_entity", .string(object.entity)),
-                                                   ("_pk", .integer(object.primaryKey))]
+                                                   ("_pk", .integer(object.primaryKey)), ("_label", label.map { .string($0) } ?? .null)]
             for (key, value) in zip(object.propertyNames, object.values) {
+                if let relationship = relationships.first(where: { $0.name == key }) {
+                    fields.append((key, relationship.isToMany ? .array(object.relatedMany(key).map { reference($0, labels: labels) })
+                                   : object.related(key).map { reference($0, labels: labels) } ?? .null))
+                    continue
+                }
                 fields.append((key, ValueCells.json(value, binaryHref: self_ + "/" + HTML.percentEncoded(key))))
             }
             return .json(jsonText(.dictionary(fields)))
         }
         var body = HTML()
-        body.element("h1", "\(object.entity) p\(object.primaryKey)")
+        body.element("h1", "\(object.entity) p\(object.primaryKey)" + (label.map { " — " + $0 } ?? ""))
         body.element("p", object.objectID.description, class: "null")
         body.element("h2", "Attributes")
         body.raw("<table id=\"attributes\"><thead><tr><th>attribute</th><th>type</th><th>value</th></tr></thead><tbody>")
@@ -50,7 +70,7 @@ extension StoreBrowser {
         body.raw("</tbody></table>")
         body.element("h2", "Relationships")
         body.raw("<table id=\"relationships\"><thead><tr><th>relationship</th><th>destination</th><th>inverse</th><th>objects</th></tr></thead><tbody>")
-        for relationship in store.model.relationships(of: entity) where !relationship.isTransient {
+        for relationship in relationships {
             body.raw("<tr id=\"rel-" + HTML.escape(HTML.percentEncoded(relationship.name)) + "\"><th>")
             body.text(relationship.name)
             body.raw("</th><td>")
@@ -61,19 +81,19 @@ extension StoreBrowser {
             body.raw("</td><td>")
             if relationship.isToMany {
                 let ids = object.relatedMany(relationship.name)
-                let start = pagedRelationship == relationship.name ? min(from, ids.count) : 0
-                let end = min(ids.count, start + Self.relatedPageSize)
+                let slice = shown(relationship)
+                let start = slice.startIndex, end = slice.endIndex
                 body.text(ValueCells.grouped(ids.count) + (ids.count == 1 ? " object" : " objects"))
                 if !ids.isEmpty { body.raw(": ") }
-                for (i, id) in ids[start..<end].enumerated() {
+                for (i, id) in slice.enumerated() {
                     if i > 0 { body.raw(", ") }
-                    body.link(ValueCells.href(id), "\(id.entity)/p\(id.primaryKey)")
+                    ValueCells.objectLink(id, labels: labels, into: &body)
                 }
                 let here = self_ + "?rel=" + HTML.percentEncoded(relationship.name)
                 if start > 0 { body.raw(" "); body.link(here + "&from=\(max(0, start - Self.relatedPageSize))#rel-" + HTML.percentEncoded(relationship.name), "« previous") }
                 if end < ids.count { body.raw(" "); body.link(here + "&from=\(end)#rel-" + HTML.percentEncoded(relationship.name), "more »") }
             } else if let id = object.related(relationship.name) {
-                body.link(ValueCells.href(id), "\(id.entity)/p\(id.primaryKey)")
+                ValueCells.objectLink(id, labels: labels, into: &body)
             } else {
                 body.raw("<span class=\"null\">null</span>")
             }
@@ -83,7 +103,7 @@ extension StoreBrowser {
         pointingHere(object, entity, into: &body)
         return .html(HTML.page(title: "\(object.entity) p\(object.primaryKey)",
                                crumbs: [("store", "/"), (object.entity, "/" + HTML.percentEncoded(object.entity)), ("p\(object.primaryKey)", nil)],
-                               body: body))
+                               body: body, live: liveHook(object: object.objectID)))
     }
 
     /// To-one relationships of other entities that have no inverse and can hold this object: the inverse side

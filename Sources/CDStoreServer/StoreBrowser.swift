@@ -8,6 +8,8 @@ struct BrowseReply: Sendable {
         case bytes([UInt8])
         /// Streamed from the store as it is encoded: the objects of `entity` matching `predicate`, in `sort`.
         case export(entity: String, predicate: String?, sort: [String], format: ExportFormat)
+        /// Server-Sent Events, as long as the page listens.
+        case events(AsyncStream<String>)
     }
     var status: Int
     var contentType: String
@@ -39,14 +41,36 @@ public final class StoreBrowser: Sendable {
     /// The store browsed.
     public let store: CDStore
 
-    /// Draws the model as SVG, when the program that serves can (``BrowseServer/init(store:host:port:modelDiagram:)``).
+    /// Draws the model as SVG, when the program that serves can (``BrowseServer/init(store:host:port:modelDiagram:settings:)``).
     let drawModel: (@Sendable () throws -> [UInt8])?
+    /// The time limit, labels and watching.
+    let settings: BrowseSettings
+    /// Which property labels each entity's objects.
+    let labelRules: LabelRules
+    /// With `--watch`, the changes committed to the store, for `/_events`.
+    let live: LiveChanges?
+    /// Why watching could not start, when it could not.
+    let liveProblem: String?
 
     /// A browser of `store` (which should be open read-only: the browser never writes, but says so only then);
     /// `modelDiagram` draws the model page's picture.
-    public init(store: CDStore, modelDiagram: (@Sendable () throws -> [UInt8])? = nil) {
+    public init(store: CDStore, modelDiagram: (@Sendable () throws -> [UInt8])? = nil, settings: BrowseSettings = .init()) {
         self.store = store
         self.drawModel = modelDiagram
+        self.settings = settings
+        labelRules = LabelRules(model: store.model, overrides: settings.labels)
+        var problem: String?
+        if settings.watch {
+            do {
+                live = try LiveChanges(store: store, rules: labelRules)
+            } catch {
+                live = nil
+                problem = "cannot watch \(store.path): \(error)"
+            }
+        } else {
+            live = nil
+        }
+        liveProblem = problem
     }
 
     /// The reply to a request; every failure is a 4xx reply with a message, never a thrown error.
@@ -78,6 +102,9 @@ public final class StoreBrowser: Sendable {
         switch (first, segments.count) {
         case ("_static", 2) where segments[1] == "style.css":
             return BrowseReply(status: 200, contentType: "text/css; charset=utf-8", body: .bytes(Array(HTML.stylesheet.utf8)))
+        case ("_static", 2) where segments[1] == "live.js" && live != nil:
+            return BrowseReply(status: 200, contentType: "text/javascript; charset=utf-8", body: .bytes(Array(LiveScript.text.utf8)))
+        case ("_events", 1) where live != nil: return try events(request)
         case ("index", 1) where request.wantsJSON: return try home(request)
         case ("_model", 1): return try modelPage(request)
         case ("_model.svg", 1): return try modelDiagram()

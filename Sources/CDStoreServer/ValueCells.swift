@@ -11,6 +11,17 @@ enum ValueCells {
         "/" + HTML.percentEncoded(id.entity) + "/p\(id.primaryKey)"
     }
 
+    /// A link to an object that reads as its label (`R&D`), titled by its key; by key (`Department/p3`) when it
+    /// has no label.
+    static func objectLink(_ id: ObjectID, labels: Labels, into html: inout HTML) {
+        let key = "\(id.entity)/p\(id.primaryKey)"
+        if let label = labels[id] {
+            html.link(href(id), label, class: "label", title: key)
+        } else {
+            html.link(href(id), key)
+        }
+    }
+
     /// An attribute value as table-cell content; `limit` cuts long text (nil: whole).
     static func attribute(_ value: ObjectValue, limit: Int?, into html: inout HTML) {
         switch value {

@@ -9,7 +9,10 @@ struct BrowseServing: StoreServing {
     }
 
     func serve(_ store: CDStore, host: String, port: Int, modelDiagram: (@Sendable () throws -> [UInt8])?,
-               onListening: @escaping @Sendable (String) -> Void) async throws {
-        try await BrowseServer(store: store, host: host, port: port, modelDiagram: modelDiagram).run { url in onListening(url) }
+               settings: ServeSettings, onListening: @escaping @Sendable (String) -> Void) async throws {
+        let browse = BrowseSettings(timeLimit: .milliseconds(settings.timeLimitMilliseconds), labels: settings.labels,
+                                    watch: settings.watch)
+        try await BrowseServer(store: store, host: host, port: port, modelDiagram: modelDiagram, settings: browse)
+            .run { url in onListening(url) }
     }
 }

@@ -3,9 +3,11 @@
 chromium-driver and python3-selenium, which `make setup` installs).
 
 Makes a demo store with hostile strings, starts `cdstore serve --port 0` on it, browses home -> entity ->
-filter -> object -> relationship link, and checks that stored markup shows as text and never runs, that no
-page logs a console error (a Content-Security-Policy violation is one), that the server stops on SIGINT, and
-that the store's files are byte for byte what they were. Ends with `N passed, N failed`.
+filter -> object -> relationship link, facets, charts, and checks that stored markup shows as text and never
+runs, that the home and entity pages count alike, that links read as labels, that facet links and chart bars
+select what they counted, that no page logs a console error (a Content-Security-Policy violation is one), that the
+server stops on SIGINT, and that the store's files are byte for byte what they were. Then `serve --watch` on a
+copy: a Person another process inserts appears on the open page. Ends with `N passed, N failed`.
 
     /usr/bin/python3 Tests/Browser/browse_test.py .build/debug/cdstore [--screenshot docs/images/serve-entity.png]
 """
@@ -99,6 +101,52 @@ def check_console(name, driver):
     check(name, not errors, str(errors))
 
 
+def live_test(cdstore, original, options):
+    """`serve --watch` on a copy of the store: a Person another process inserts appears on the open page, marked,
+    its stored markup as text, with no console error (the server's own script is the only one allowed)."""
+    folder = tempfile.mkdtemp(prefix="cdstore-live-")
+    store = os.path.join(folder, "live.sqlite")
+    subprocess.run(["sqlite3", original, f".backup '{store}'"], check=True)
+    model = os.path.join(os.path.dirname(original), "Demo.json")
+    server = subprocess.Popen([cdstore, "serve", "--store", store, "--port", "0", "--watch"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    url = server.stdout.readline().strip()
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(url + "Person")
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.ID, "live"))
+        check("a watching page says it watches", "Watching" in driver.find_element(By.ID, "live").text)
+        time.sleep(0.5)
+        newcomer = "Live " + SCRIPT
+        subprocess.run([cdstore, "insert", "Person", "--store", store, "--model", model],
+                       input=json.dumps([{"name": newcomer, "age": 77}]), text=True, check=True, capture_output=True)
+        try:
+            WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#objects tr.inserted"))
+        except Exception:
+            pass
+        rows = driver.find_elements(By.CSS_SELECTOR, "#objects tr.inserted")
+        check("a row another process inserts appears, marked", len(rows) == 1, str(len(rows)))
+        check("the new row shows its stored markup as text", bool(rows) and newcomer in rows[0].text,
+              rows[0].text if rows else "")
+        check("the banner counts the change", "1 change" in driver.find_element(By.ID, "live").text,
+              driver.find_element(By.ID, "live").text)
+        check("no stored markup ran on the live page", no_alert(driver) and not driver.find_elements(By.CSS_SELECTOR, "#objects b"))
+        scripts = [s.get_attribute("src") for s in driver.find_elements(By.TAG_NAME, "script")]
+        check("the one script is the server's own", scripts == [url + "_static/live.js"], str(scripts))
+        check_console("the live page has no console errors (no CSP violation)", driver)
+    except Exception as error:
+        check("watching went through", False, f"{type(error).__name__}: {error}")
+    finally:
+        driver.quit()
+        server.send_signal(signal.SIGINT)
+        try:
+            status = server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            status = None
+        check("the watching server stops cleanly on SIGINT", status == 0, f"status {status}: {server.stderr.read()[-400:]}")
+
+
 def main():
     cdstore = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/cdstore")
     screenshot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
@@ -138,10 +186,62 @@ def main():
         if screenshot:
             driver.get(url + "Person?where=age%20%3E%3D%2028%20OR%20notes%20CONTAINS%20%22%3C%22&limit=12")
             driver.save_screenshot(screenshot)
+            driver.set_window_size(1280, 1000)
+            driver.get(url + "Person?facet=department,age&chart=age&columns=name,age,email,department&limit=8")
+            driver.save_screenshot(screenshot.replace(".png", "-facets.png"))
+            driver.set_window_size(1280, 800)
+
+        # The home page counts what the entity page counts.
+        driver.get(url)
+        home_counts = {row.find_elements(By.TAG_NAME, "td")[0].text: row.find_elements(By.TAG_NAME, "td")[2].text
+                       for row in driver.find_elements(By.CSS_SELECTOR, "#entities tbody tr")}
+        for entity in ["Person", "Department"]:
+            driver.get(url + entity)
+            shown = driver.find_element(By.ID, "count").text
+            check(f"{entity}: the home page and the entity page count alike", shown == f"{home_counts[entity]} objects",
+                  f"{home_counts[entity]!r} vs {shown!r}")
+
+        # Links to related objects read as their labels.
+        driver.get(url + "Person")
+        labels = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#objects a.label")]
+        check("related objects read as their names", "Research" in labels and QUOTE in labels, str(labels[:6]))
+        check("a label link is titled by its key", driver.find_element(By.LINK_TEXT, "Research").get_attribute("title")
+              == "Department/p2")
+
+        # Facets: value counts whose links filter.
+        driver.get(url + "Person?facet=department,age")
+        facet = driver.find_element(By.CSS_SELECTOR, "section.facet[data-facet='department']")
+        research = facet.find_element(By.LINK_TEXT, "Research")
+        counted = int(research.find_element(By.XPATH, "following-sibling::span").text)
+        research.click()
+        check("a facet link filters by its value", "where=department" in driver.current_url, driver.current_url)
+        check("the filtered page counts what the facet said", driver.find_element(By.ID, "count").text
+              == f"{counted} objects match", driver.find_element(By.ID, "count").text)
+        check("the facet is kept after filtering", bool(driver.find_elements(By.CSS_SELECTOR, "section.facet")))
+        check_console("facet pages have no console errors", driver)
+
+        # Charts: SVG bars whose links select their range.
+        driver.get(url + "Person?chart=age")
+        bars = driver.find_elements(By.CSS_SELECTOR, "#chart svg a.bar")
+        check("the chart draws bars", len(bars) >= 5, str(len(bars)))
+        tallest = max(bars, key=lambda bar: int(bar.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+                                                .rsplit(": ", 1)[1].replace(",", "")))
+        title = tallest.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        tallest.find_element(By.CSS_SELECTOR, "rect:last-of-type").click()
+        try:
+            WebDriverWait(driver, 10).until(lambda d: "where=age" in d.current_url)
+        except Exception:
+            pass
+        check("a bar links to its range", "where=age%20%3E%3D" in driver.current_url, driver.current_url)
+        expected = title.rsplit(": ", 1)[1]
+        check("the range's page counts what the bar said", driver.find_element(By.ID, "count").text
+              == f"{expected} object{'s' if expected != '1' else ''} match", f"{title} vs {driver.find_element(By.ID, 'count').text}")
+        check("no script on a chart page", not driver.find_elements(By.TAG_NAME, "script"))
+        check_console("chart pages have no console errors", driver)
 
         # Sorting by a column, then the next page by key.
         driver.get(url + "Person")
-        driver.find_element(By.LINK_TEXT, "age").click()
+        next(a for a in driver.find_elements(By.CSS_SELECTOR, "#objects thead a") if a.text == "age").click()
         headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#objects thead th")]
         column = next(i for i, text in enumerate(headers) if text.startswith("age")) + 1
         ages = [int(td.text) for td in driver.find_elements(By.CSS_SELECTOR, f"#objects tbody tr td:nth-child({column})")]
@@ -181,17 +281,19 @@ def main():
         # Object page, then its relationship link.
         driver.get(url + "Person")
         driver.find_element(By.LINK_TEXT, "p1").click()
-        check("object page loads", driver.find_element(By.TAG_NAME, "h1").text == "Person p1")
+        check("object page loads, named by its label", driver.find_element(By.TAG_NAME, "h1").text == "Person p1 — " + SCRIPT,
+              driver.find_element(By.TAG_NAME, "h1").text)
         values = driver.find_element(By.ID, "attributes").text
         check("object page shows markup as text", IMAGE in values and SCRIPT in values)
         check("object page shows the whole long text", (" and more text " * 20).strip() in values)
         check("no alert ran on the object page", no_alert(driver))
-        driver.find_element(By.LINK_TEXT, "Department/p1").click()
-        check("relationship link leads to the related object", driver.find_element(By.TAG_NAME, "h1").text == "Department p1")
+        driver.find_element(By.LINK_TEXT, QUOTE).click()
+        check("relationship link (read as its label) leads to the related object",
+              driver.find_element(By.TAG_NAME, "h1").text == "Department p1 — " + QUOTE)
         check("a quote-breaking name shows as text", QUOTE in driver.find_element(By.ID, "attributes").text
               and not driver.find_elements(By.CSS_SELECTOR, "main b"))
         people = driver.find_element(By.ID, "rel-people").text
-        check("the to-many side lists its objects", "Person/p1" in people and "Person/p2" in people, people)
+        check("the to-many side lists its objects by name", SCRIPT in people and "Bob Marley" in people, people)
         check_console("object pages have no console errors", driver)
 
         # Model and export links.
@@ -216,6 +318,7 @@ def main():
         check("store and -wal unchanged", before[""] == after[""] and (before["-wal"] or b"") == (after["-wal"] or b""))
         check("-shm unchanged or not created", before["-shm"] == after["-shm"] or (before["-shm"] is None),
               "the -shm existed before and changed")
+    live_test(cdstore, store, options)
     print(f"{results['passed']} passed, {results['failed']} failed")
     return 1 if results["failed"] else 0
 

@@ -58,4 +58,24 @@ import Testing
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("--port must be from 0 to 65535, not 70000"))
     }
+
+    @Test func timeLimitLabelsAndWatchAreChecked() throws {
+        let box = try Self.store()
+        let cases: [([String], String)] = [
+            (["--time-limit", "0"], "--time-limit must be from 1 to 600000 milliseconds, not 0"),
+            (["--label", "Employee"], "--label takes Entity=property, not 'Employee'"),
+            (["--label", "Nobody=name"], "--label: no entity 'Nobody' in the model"),
+            (["--label", "Employee=nosuch"], "--label: Employee has no attribute 'nosuch'"),
+            (["--watch", "--immutable"], "--watch and --immutable exclude each other"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLIRunner.run(["serve", "--store", box.store, "--port", "0"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        // Known labels, a time limit and watching start the server, which stops cleanly.
+        let served = try Self.serve(["--store", box.store, "--port", "0", "--label", "Employee=lastName", "--time-limit", "250",
+                                     "--watch"], signal: SIGTERM)
+        #expect(served.url.hasPrefix("http://127.0.0.1:") && served.status == 0, "\(served.stderr)")
+    }
 }

@@ -55,10 +55,11 @@ import Testing
     @Test func entityPageShowsColumnsLinksAndCounts() async throws {
         let fixture = try ServerFixture()
         let body = try await fixture.get("/Person").body
-        #expect(body.contains("<p>3 objects</p>"))
-        #expect(body.contains("<th><a href=\"/Person?sort=name\">name</a></th>"))
-        // To-one relationships link to their object; a to-many shows its count linking to the object's list.
-        #expect(body.contains("<a href=\"/Department/p1\">Department/p1</a>"))
+        #expect(body.contains("<p id=\"count\">3 objects</p>"))
+        #expect(body.contains("<th data-key=\"name\"><a href=\"/Person?sort=name\">name</a></th>"))
+        // To-one relationships link to their object, read as its label; a to-many shows its count linking to the
+        // object's list.
+        #expect(body.contains("<a href=\"/Department/p1\" class=\"label\" title=\"Department/p1\">&quot;&gt;&lt;b&gt;bold&lt;/b&gt;</a>"))
         let departments = try await fixture.get("/Department").body
         #expect(departments.contains("<a href=\"/Department/p1#rel-people\">2</a>"))
         #expect(departments.contains("<td>4 bytes</td>"))
@@ -91,7 +92,7 @@ import Testing
         let fixture = try ServerFixture(people: 6)
         let reply = try await fixture.get("/Person?where=age%20%3E%3D%2024&sort=name")
         #expect(reply.status == 200)
-        #expect(reply.body.contains("<p>3 objects match</p>"))
+        #expect(reply.body.contains("<p id=\"count\">3 objects match</p>"))
         #expect(reply.body.contains("name=\"where\""))
         #expect(reply.body.contains("value=\"age &gt;= 24\""))
         #expect(reply.body.contains("href=\"/_export/Person?format=csv&amp;where=age%20%3E%3D%2024&amp;sort=name\""))
@@ -116,19 +117,23 @@ import Testing
         let fixture = try ServerFixture()
         let body = try await fixture.get("/Person/p1").body
         #expect(body.contains("<td>people</td>"))
-        #expect(body.contains("<a href=\"/Department/p1\">Department/p1</a>"))
+        #expect(body.contains("<a href=\"/Department/p1\" class=\"label\" title=\"Department/p1\">"))
         // Badge.holder has no inverse: the person's page shows it as a filtered Badge list.
         #expect(body.contains("Badge.holder"))
         let department = try await fixture.get("/Department/p1").body
-        #expect(department.contains("2 objects: <a href=\"/Person/p1\">Person/p1</a>, <a href=\"/Person/p2\">Person/p2</a>"))
+        #expect(department.contains("2 objects: <a href=\"/Person/p1\" class=\"label\" title=\"Person/p1\">&lt;script&gt;alert(1)&lt;/script&gt;</a>, "
+                                    + "<a href=\"/Person/p2\" class=\"label\" title=\"Person/p2\">person 2</a>"))
         #expect(department.contains("<a href=\"/Department/p1/logo\">download</a>"))
         let logo = try await fixture.get("/Department/p1/logo")
         #expect(logo.status == 200 && logo.contentType == "application/octet-stream")
         #expect(Array(logo.body.utf8) == [1, 2, 3, 4])
         let json = try await fixture.get("/Department/p1.json").json()
         #expect((json["logo"] as? [String: Any])?["bytes"] as? Int == 4)
-        #expect(json["people"] as? [String] == ["x-coredata://\(fixture.store.storeUUID)/Person/p1",
-                                                 "x-coredata://\(fixture.store.storeUUID)/Person/p2"])
+        let people = try #require(json["people"] as? [[String: Any]])
+        #expect(people.map { $0["_id"] as? String } == ["x-coredata://\(fixture.store.storeUUID)/Person/p1",
+                                                         "x-coredata://\(fixture.store.storeUUID)/Person/p2"])
+        #expect(people.map { $0["_label"] as? String } == [ServerFixture.script, "person 2"])
+        #expect(people.map { $0["_href"] as? String } == ["/Person/p1", "/Person/p2"])
     }
 
     @Test func objectIDURIsRedirectToTheObjectPage() async throws {

@@ -15,6 +15,12 @@ struct ServeCommand: ParsableCommand {
         installed, and every attribute's rules), /_history (persistent history), /_export/ENTITY?format=ndjson|json|csv \
         (streamed). Every page is JSON too: add .json to the path or send Accept: application/json.
 
+        Entity pages take ?facet=PROPERTY (most common values with counts, each a link that filters; key paths \
+        through to-one relationships; dates by :year, :month or :day), ?chart=PROPERTY (a histogram of a number, \
+        objects per period of a date, each bar a link to its range) and ?columns=A,B. Links to objects read as \
+        their labels (--label). Every query stops at --time-limit and the page says so; the first page counts up \
+        to 10,000 objects, with a link to count them all. With --watch, pages show committed changes as they come.
+
         It listens on 127.0.0.1 unless --host says otherwise (then it warns: anyone who can reach the address can \
         read the store). --port 0 picks a free port.
 
@@ -22,6 +28,7 @@ struct ServeCommand: ParsableCommand {
           cdstore serve --store App.sqlite
           cdstore serve --store App.sqlite --model App.xcdatamodeld --port 0
           cdstore serve --store evidence.sqlite --immutable --port 8081
+          cdstore serve --store App.sqlite --watch --label Employee=lastName
           curl -s 'http://127.0.0.1:8080/Employee.json?where=age%20%3E%2030'
         """)
 
@@ -52,9 +59,53 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 8080
 
+    @Option(name: .customLong("time-limit"), help: ArgumentHelp(
+        "How long one query may run before the page stops it and says so (counts, sorts, facets, charts).",
+        valueName: "ms"))
+    var timeLimit = 1000
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The attribute whose value names an entity's objects in links (repeatable). Default: the entity's uniqueness "
+        + "constraint, else a name- or title-like String attribute, else its first String attribute.",
+        valueName: "Entity=property"))
+    var label: [String] = []
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Show changes other programs commit while a page is open (Server-Sent Events and one script of the server's own)."))
+    var watch = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        guard (1...600_000).contains(timeLimit) else {
+            throw ValidationError("--time-limit must be from 1 to 600000 milliseconds, not \(timeLimit)")
+        }
+        _ = try labels()
+        if watch && immutable {
+            throw ValidationError("--watch and --immutable exclude each other: an immutable store does not change")
+        }
+    }
+
+    /// `--label Entity=property` options as a dictionary.
+    func labels() throws -> [String: String] {
+        var labels: [String: String] = [:]
+        for text in label {
+            let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--label takes Entity=property, not '\(text)'")
+            }
+            labels[parts[0]] = parts[1]
+        }
+        return labels
+    }
+
+    /// Sentences about `--label` entities or attributes the model lacks.
+    static func unknownLabels(_ labels: [String: String], in model: ManagedObjectModel) -> [String] {
+        labels.sorted { $0.key < $1.key }.compactMap { entityName, property in
+            guard let entity = model.entity(named: entityName) else { return "--label: no entity '\(entityName)' in the model" }
+            let known = model.subtree(of: entity).contains { model.attribute(property, of: $0) != nil }
+            return known ? nil : "--label: \(entityName) has no attribute '\(property)'"
+        }
     }
 
     /// Run by the lean `cdstore` (``CommandLineRunner`` hands the command to `cdstore-full` before this),
@@ -78,6 +129,9 @@ struct ServeCommand: ParsableCommand {
         let opened = try CDStore(path: path, model: model.map { .file($0) },
                                  options: immutable ? [.readOnly, .immutable] : [.readOnly])
         for warning in opened.warnings { Console.warn(warning) }
+        let labels = try labels()
+        if let problem = Self.unknownLabels(labels, in: opened.model).first { throw CLIError.usage(problem) }
+        let settings = ServeSettings(timeLimitMilliseconds: timeLimit, labels: labels, watch: watch)
         if !server.isLoopback(host) {
             Console.warn("--host \(host) is not a loopback address: anyone who can reach it can read the whole store")
         }
@@ -90,7 +144,7 @@ struct ServeCommand: ParsableCommand {
         }
         Task {
             do {
-                try await server.serve(opened, host: host, port: port, modelDiagram: diagram) { url in
+                try await server.serve(opened, host: host, port: port, modelDiagram: diagram, settings: settings) { url in
                     // Unbuffered: a script reads the URL while the server runs.
                     FileHandle.standardOutput.write(Data((url + "\n").utf8))
                 }
