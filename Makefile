@@ -14,6 +14,8 @@
 #   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
 #   make install-check  install the debug binary under a temporary prefix and run what was installed
+#   make dist      the release archive, the Debian package and their SHA256SUMS in dist/ (Scripts/dist.sh)
+#   make dist-check  install, run and remove both on a clean debootstrapped Debian bookworm (root; Scripts/dist-check.sh)
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
@@ -40,7 +42,7 @@ PUBLIC_API_LIMIT ?= 584
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check bench reliability fidelity api api-baseline lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -114,6 +116,15 @@ readme-demo: release
 
 install: release
 	@SWIFT_BUILD_FLAGS="$(RELEASE_FLAGS)" Scripts/install.sh .build/release/cdstore $(PREFIX) release
+
+# The programs stamped with the version from git, completions, man page, README: an archive to unpack anywhere and a
+# .deb, reproducible (Scripts/dist.sh says how); DIST_DIR is where they go.
+DIST_DIR ?= dist
+dist: release
+	@RELEASE_FLAGS="$(RELEASE_FLAGS)" Scripts/dist.sh $(DIST_DIR)
+
+dist-check: dist
+	@Scripts/dist-check.sh $(DIST_DIR)
 
 # What `make install` does, with the debug build, under a fresh temporary prefix; then the installed binary runs
 # a command, hands a SwiftData model over to the installed cdstore-full, and the completions and man page must
@@ -237,4 +248,4 @@ fuzz-ci: fuzz-build
 	if [ -n "$$failed" ]; then echo "fuzz-ci: findings in$$failed"; exit 1; fi
 
 clean:
-	rm -rf .build .build-fuzz .build-docs .build-example
+	rm -rf .build .build-fuzz .build-docs .build-example .build-dist $(DIST_DIR)

@@ -50,6 +50,8 @@ let package = Package(
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
         // The REPL's line reading that C callbacks need state for: Ctrl-C abandoning a line, SIGINT to a pipe.
         .target(name: "CReadlineSupport", dependencies: ["CReadline"]),
+        // The version and commit `cdstore --version` prints, written into the built program (Scripts/stamp-version.py).
+        .target(name: "CBuildStamp"),
         .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
@@ -85,7 +87,7 @@ let package = Package(
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStore", "CDStoreMCP", "CReadline", "CReadlineSupport",
+                "CDStore", "CDStoreMCP", "CReadline", "CReadlineSupport", "CBuildStamp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             packageAccess: false),
