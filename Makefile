@@ -23,6 +23,7 @@
 #                  the frozen baseline docs/api/public-api.txt); `make api-baseline` rewrites the baseline
 #   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive
 #   make example   build and run Examples/CompanyReport, a package that uses the library
+#   make plugins-test  build Examples/SeededApp with the seed-store and code-generation plugins, verify its seed store
 #   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
 #   make fuzz-ci   run each fuzz target for FUZZ_RUNS (2000) inputs over its saved corpus only (Fuzz/README.md)
 #   make clean     remove build products
@@ -42,7 +43,7 @@ PUBLIC_API_LIMIT ?= 584
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example plugins-test fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -83,6 +84,7 @@ test: setup
 	$(MAKE) browser-test
 	$(MAKE) mcp-test
 	$(MAKE) example
+	$(MAKE) plugins-test
 	$(MAKE) install-check
 	$(MAKE) fuzz-ci
 
@@ -193,6 +195,12 @@ example: setup
 	@rm -f .build-example/debug.yaml
 	$(SWIFT) build --package-path Examples/CompanyReport --scratch-path .build-example
 	$(SWIFT) run --package-path Examples/CompanyReport --scratch-path .build-example --skip-build company-report Schemas
+
+# Examples/SeededApp, an app-like package built with the root's two plugins, in the scratch path the first example
+# uses, so that the dependencies they share are built once (Scripts/plugins-test.sh says what is checked).
+plugins-test: setup
+	@rm -f .build-example/debug.yaml
+	@SWIFT=$(SWIFT) Scripts/plugins-test.sh .build-example
 
 # Fuzzing (Fuzz/README.md). Sanitized builds go to their own scratch path so they never touch .build.
 # A finding (crash, sanitizer report, timeout, over-large allocation) is written to .build-fuzz/artifacts/;

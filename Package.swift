@@ -31,6 +31,10 @@ let package = Package(
         // SwiftData sources as models: `import CDStoreSwiftData` (brings swift-syntax).
         .library(name: "CDStoreSwiftData", targets: ["CDStoreSwiftData"]),
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
+        // For app packages: seed stores built from a target's `NAME.seed` folders at build time, and code from a model
+        // (`swift package cdstore-generate`); both run the `cdstore` program.
+        .plugin(name: "CDStoreSeedPlugin", targets: ["CDStoreSeedPlugin"]),
+        .plugin(name: "CDStoreGeneratePlugin", targets: ["CDStoreGeneratePlugin"]),
         // What the libFuzzer targets in Fuzz/ (a package of their own) run: the parsers of untrusted input.
         .library(name: "CDStoreFuzzing", targets: ["CDStoreFuzzing"]),
     ],
@@ -110,6 +114,14 @@ let package = Package(
         .executableTarget(
             name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
             packageAccess: false),
+        .plugin(name: "CDStoreSeedPlugin", capability: .buildTool(), dependencies: ["cdstore"]),
+        .plugin(
+            name: "CDStoreGeneratePlugin",
+            capability: .command(
+                intent: .custom(verb: "cdstore-generate",
+                                description: "Write code from a model with cdstore model generate (e.g. --model M --language swiftdata -o DIR)"),
+                permissions: [.writeToPackageDirectory(reason: "cdstore model generate writes the generated sources into the package")]),
+            dependencies: ["cdstore"]),
         .target(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreSQLite"]),
