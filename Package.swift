@@ -113,7 +113,17 @@ let package = Package(
             ]),
         .executableTarget(
             name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
-            packageAccess: false),
+            packageAccess: false,
+            // Release builds on Linux link SQLite and readline from their static libraries (whole, so that the order
+            // of the link line does not matter; --as-needed then drops the shared libraries the module maps name):
+            // the program needs only what a minimal Debian has (glibc, libstdc++, zlib, terminfo), so the .deb
+            // depends on nothing more. It stays dynamic and position-independent (ADR 0014).
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--as-needed", "-Xlinker", "--whole-archive", "-Xlinker", "-l:libsqlite3.a",
+                              "-Xlinker", "-l:libreadline.a", "-Xlinker", "--no-whole-archive"],
+                             .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
+            ]),
         .plugin(name: "CDStoreSeedPlugin", capability: .buildTool(), dependencies: ["cdstore"]),
         .plugin(
             name: "CDStoreGeneratePlugin",
