@@ -33,8 +33,8 @@ done
 port=${url##*:}
 # No curl in a minimal Debian: bash's /dev/tcp speaks the HTTP.
 exec 3<>"/dev/tcp/127.0.0.1/$port" || { kill "$server"; fail "cannot connect to $url"; }
-printf 'GET /Employee.json HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
-response=$(cat <&3)
+printf 'GET /Employee.json HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&3
+response=$(timeout 10 cat <&3)
 exec 3<&-
 kill "$server"; wait "$server" 2>/dev/null
 [[ $response == "HTTP/1.1 200"* && $response == *'"lastName"'* ]] || fail "serve answered: ${response:0:300}"

@@ -22,6 +22,11 @@ for file in "$deb" "$archive"; do [ -f "$file" ] || { echo "dist-check: no $file
 (cd "$dist" && sha256sum --quiet -c SHA256SUMS) || { echo "dist-check: $dist/SHA256SUMS does not match"; exit 1; }
 started=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - $1 )) s"; }
+# ROOT COMMAND…: a command in a root with a clean environment (the host's PATH and variables stay outside).
+in_root() {
+  local dir=$1; shift
+  chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
 
 work=$(mktemp -d /tmp/cdstore-dist-check.XXXXXX)
 root=$work/root
@@ -38,9 +43,9 @@ if [ ! -f "$cache" ]; then
   debootstrap --variant=minbase bookworm "$work/new" "$mirror" > "$work/debootstrap.log" 2>&1 \
     || { tail -n 30 "$work/debootstrap.log"; exit 1; }
   mount -t proc proc "$work/new/proc"
-  chroot "$work/new" apt-get install -y -q --no-install-recommends man-db > "$work/man-db.log" 2>&1 \
+  in_root "$work/new" apt-get install -y -q --no-install-recommends man-db > "$work/man-db.log" 2>&1 \
     || { umount "$work/new/proc"; tail -n 30 "$work/man-db.log"; exit 1; }
-  chroot "$work/new" apt-get clean
+  in_root "$work/new" apt-get clean
   umount "$work/new/proc"
   mkdir -p "$(dirname "$cache")"
   tar -C "$work/new" -cf "$cache.part" . && mv "$cache.part" "$cache"
@@ -48,14 +53,19 @@ if [ ! -f "$cache" ]; then
   echo "dist-check: made the root in $(elapsed "$made") ($(du -sh "$cache" | cut -f1))"
 fi
 
-# Every path in the root with its type and mode, /proc and the check's own folder left out.
-listing() { (cd "$root" && find . -path ./proc -prune -o -path ./tmp/cdstore-check -prune -o -printf '%y %m %p\n' | LC_ALL=C sort); }
+# Every path in the root with its type and mode; left out: /proc, the check's own folder, and man-db's cache
+# (/var/cache/man: its trigger tags each language's folder, and `man cdstore` keeps a formatted copy there, which
+# man-db's daily run removes once the page is gone).
+listing() {
+  (cd "$root" && find . \( -path ./proc -o -path ./tmp/cdstore-check -o -path ./var/cache/man \) -prune -o -printf '%y %m %p\n' \
+    | LC_ALL=C sort)
+}
 
 # ROOT-FRESH: unpacks a fresh root and readies the check's folder in it.
 fresh_root() {
   rm -rf "$root" && mkdir -p "$root"
   tar -C "$root" -xf "$cache"
-  if chroot "$root" sh -c 'command -v swift || command -v cc || command -v gcc || ls /usr/include/sqlite3.h' 2>/dev/null; then
+  if in_root "$root" sh -c 'command -v swift || command -v cc || command -v gcc || ls /usr/include/sqlite3.h' 2>/dev/null; then
     echo "dist-check: the root has build tools; it must not"; exit 1
   fi
   before=$(listing)
@@ -67,8 +77,7 @@ fresh_root() {
 
 # CHECKS BIN SHARE MANPAGE: the checks inside, then the demo's output against the README's block.
 inside() {
-  chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
-    /bin/bash /tmp/cdstore-check/Scripts/dist-check-inside.sh "$1" "$2" "$3" /tmp/cdstore-check /tmp/cdstore-check/demo.out
+  in_root "$root" /bin/bash /tmp/cdstore-check/Scripts/dist-check-inside.sh "$1" "$2" "$3" /tmp/cdstore-check /tmp/cdstore-check/demo.out
   python3 - "$root/tmp/cdstore-check/demo.out" <<'EOF'
 import difflib, sys
 readme = open("README.md").read()
@@ -97,10 +106,10 @@ step=$(date +%s)
 echo "dist-check: $deb in a clean bookworm root (dpkg -i)"
 fresh_root
 cp "$deb" "$root/tmp/cdstore-check/"
-chroot "$root" dpkg -i "/tmp/cdstore-check/$(basename "$deb")" > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; exit 1; }
-echo "dist-check:   ok: dpkg -i (Depends: $(chroot "$root" dpkg-query -W -f '${Depends}' cdstore))"
+in_root "$root" dpkg -i "/tmp/cdstore-check/$(basename "$deb")" > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; exit 1; }
+echo "dist-check:   ok: dpkg -i (Depends: $(in_root "$root" dpkg-query -W -f '${Depends}' cdstore))"
 inside /usr/bin /usr/share /usr/share/man/man1/cdstore.1.gz
-chroot "$root" dpkg --purge cdstore > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; exit 1; }
+in_root "$root" dpkg --purge cdstore > "$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; exit 1; }
 nothing_left "dpkg --purge cdstore"
 echo "dist-check: the .deb: $(elapsed "$step")"
 

@@ -67,8 +67,8 @@ chmod 644 "$deb/usr/share/doc/cdstore/copyright"
 # Depends: the shared libraries cdstore-full loads (cdstore is static), as dpkg-shlibdeps names their packages.
 shlibs=$stage/shlibs
 mkdir -p "$shlibs/debian" && printf 'Source: cdstore\n\nPackage: cdstore\nArchitecture: amd64\n' > "$shlibs/debian/control"
-depends=$(cd "$shlibs" && dpkg-shlibdeps -O "$OLDPWD/$deb/usr/bin/cdstore-full" "$OLDPWD/$deb/usr/bin/cdstore" 2>/dev/null \
-  | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$shlibs" && dpkg-shlibdeps -O "$OLDPWD/$deb/usr/bin/cdstore-full" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "dist: dpkg-shlibdeps named no dependency of cdstore-full"; exit 1; }
 installed_size=$(du -sk --apparent-size "$deb/usr" | cut -f1)
 cat > "$deb/DEBIAN/control" <<EOF
 Package: cdstore
