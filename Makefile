@@ -256,4 +256,4 @@ fuzz-ci: fuzz-build
 	if [ -n "$$failed" ]; then echo "fuzz-ci: findings in$$failed"; exit 1; fi
 
 clean:
-	rm -rf .build .build-fuzz .build-docs .build-example .build-dist $(DIST_DIR)
+	rm -rf .build .build-fuzz .build-docs .build-example .build-example-generate .build-dist $(DIST_DIR)

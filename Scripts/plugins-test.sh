@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# `make plugins-test`: Examples/SeededApp built with both of the root package's plugins, in the scratch path
-# SCRATCH that Examples/CompanyReport builds in too (the dependencies are built once for both).
+# `make plugins-test`: Examples/SeededApp built with the root package's build-tool plugin, in the scratch path SCRATCH
+# that Examples/CompanyReport builds in too (the dependencies are built once for both), and the command plugin.
 #
-# - cdstore-generate (the command plugin) writes the example's records again into a folder of its own: they must
-#   equal Sources/SeededApp/Records, which the example compiles.
+# - cdstore-generate (the command plugin) writes SeededApp's records again: they must be the ones in
+#   Sources/SeededApp/Records, which the example compiles, but for the line naming the model's path. It runs from
+#   Examples/CompanyReport in a scratch path of its own (SCRATCH-generate): SwiftPM builds a plugin's tool (cdstore)
+#   into the same folders for a command plugin as for a build-tool plugin, each time over the other's build, so that
+#   in one scratch path every run would compile cdstore and its dependencies again, twice.
 # - The build bundles Library.sqlite, built by CDStoreSeedPlugin; `cdstore verify` accepts it and the app reads it.
 # - A second build with no change leaves the store alone; after an input file is touched the store is built again,
 #   to the same bytes.
@@ -15,11 +18,11 @@ example=Examples/SeededApp
 package=(--package-path "$example" --scratch-path "$scratch")
 fail() { echo "plugins-test: FAILED: $*"; exit 1; }
 
-generated=$PWD/$scratch/cdstore-generate
+generated=$PWD/$scratch-generate/records
 rm -rf "$generated"
-"$swift" package "${package[@]}" --allow-writing-to-package-directory cdstore-generate \
-  --model Sources/SeededApp/Library.seed/model.json --language codable -o "$generated"
-diff -r "$example/Sources/SeededApp/Records" "$generated" \
+"$swift" package --package-path Examples/CompanyReport --scratch-path "$scratch-generate" --allow-writing-to-package-directory \
+  cdstore-generate --model ../SeededApp/Sources/SeededApp/Library.seed/model.json --language codable -o "$generated"
+diff -r -I '^//  from ' "$example/Sources/SeededApp/Records" "$generated" \
   || fail "swift package cdstore-generate wrote other records than $example/Sources/SeededApp/Records"
 echo "plugins-test: ok: swift package cdstore-generate wrote the records the example compiles"
 
