@@ -62,7 +62,10 @@ build: setup
 RELEASE_FLAGS ?= --static-swift-stdlib
 # The two programs by name: a plain `swift build -c release` would also build the test-support target, which
 # imports Testing, a module the static Swift runtime does not have.
+# .build/static-libraries holds SQLite's and readline's static libraries, which cdstore-full links (Package.swift).
+STATIC_LIBRARIES := /usr/lib/$(shell uname -m)-linux-gnu/libsqlite3.a /usr/lib/$(shell uname -m)-linux-gnu/libreadline.a
 release: setup
+	@if [ "$$(uname -s)" = Linux ]; then mkdir -p .build/static-libraries && ln -sf $(STATIC_LIBRARIES) .build/static-libraries/; fi
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product cdstore
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product cdstore-full
 	@python3 Scripts/compiler-warnings.py .build/release

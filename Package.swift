@@ -114,13 +114,14 @@ let package = Package(
         .executableTarget(
             name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
             packageAccess: false,
-            // Release builds on Linux link SQLite and readline from their static libraries (whole, so that the order
-            // of the link line does not matter; --as-needed then drops the shared libraries the module maps name):
-            // the program needs only what a minimal Debian has (glibc, libstdc++, zlib, terminfo), so the .deb
-            // depends on nothing more. It stays dynamic and position-independent (ADR 0014).
+            // Release builds on Linux link SQLite and readline from their static libraries, so that the program needs
+            // only what a minimal Debian has (glibc, libstdc++, zlib, terminfo) and the .deb depends on nothing more;
+            // it stays dynamic and position-independent (ADR 0014). The module maps' `-lsqlite3` and `-lreadline`
+            // come first on the link line, so a flag after them cannot change what they find: a folder that `make
+            // release` fills with the two static libraries alone, searched before the system's, can. Without it
+            // (a plain `swift build`) they are the shared ones.
             linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--as-needed", "-Xlinker", "--whole-archive", "-Xlinker", "-l:libsqlite3.a",
-                              "-Xlinker", "-l:libreadline.a", "-Xlinker", "--no-whole-archive"],
+                .unsafeFlags(["-L", Context.packageDirectory + "/.build/static-libraries"],
                              .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
             ]),
