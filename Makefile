@@ -60,8 +60,8 @@ build: setup
 # The Swift runtime and Foundation linked into the binary: start-up (`count` on a small store) took 16% fewer
 # instructions and 3 ms less than with them as shared libraries (docs/decisions/0013-bulk-load-speed.md).
 RELEASE_FLAGS ?= --static-swift-stdlib
-# The two programs by name: a plain `swift build -c release` would also build the test-support target, which
-# imports Testing, a module the static Swift runtime does not have.
+# The two programs by name: a plain `swift build -c release` builds every target, the test support and the fuzzing
+# entry points too.
 # .build/static-libraries holds SQLite's and readline's static libraries, which cdstore-full links (Package.swift).
 STATIC_LIBRARIES := /usr/lib/$(shell uname -m)-linux-gnu/libsqlite3.a /usr/lib/$(shell uname -m)-linux-gnu/libreadline.a
 release: setup
