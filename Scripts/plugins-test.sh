@@ -29,7 +29,10 @@ echo "plugins-test: ok: swift package cdstore-generate wrote the records the exa
 "$swift" build "${package[@]}"
 store=$("$swift" run "${package[@]}" --skip-build seeded-app --print-path)
 [ -f "$store" ] || fail "the bundle has no Library.sqlite ($store)"
-cdstore=$("$swift" build "${package[@]}" --show-bin-path)/cdstore
+# The plugins' cdstore, built for the build host (SwiftPM names host tools NAME-tool).
+bin=$("$swift" build "${package[@]}" --show-bin-path)
+cdstore=$bin/cdstore-tool
+[ -x "$cdstore" ] || cdstore=$bin/cdstore
 "$cdstore" verify --store "$store" || fail "cdstore verify refused the bundled $store"
 echo "plugins-test: ok: cdstore verify accepts the bundled $(basename "$store")"
 "$swift" run "${package[@]}" --skip-build seeded-app
