@@ -14,6 +14,8 @@
 #   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
 #   make install-check  install the debug binary under a temporary prefix and run what was installed
+#   make dist      the release archive, the Debian package and their SHA256SUMS in dist/ (Scripts/dist.sh)
+#   make dist-check  install, run and remove both on a clean debootstrapped Debian bookworm (root; Scripts/dist-check.sh)
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
 #   make fidelity  check the debug build against every model and store in ../shared/corpus
 #   make lint      source files that grew past 500 lines
@@ -21,6 +23,7 @@
 #                  the frozen baseline docs/api/public-api.txt); `make api-baseline` rewrites the baseline
 #   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive
 #   make example   build and run Examples/CompanyReport, a package that uses the library
+#   make plugins-test  build Examples/SeededApp with the seed-store and code-generation plugins, verify its seed store
 #   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
 #   make fuzz-ci   run each fuzz target for FUZZ_RUNS (2000) inputs over its saved corpus only (Fuzz/README.md)
 #   make clean     remove build products
@@ -40,7 +43,7 @@ PUBLIC_API_LIMIT ?= 585
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check bench reliability fidelity api api-baseline lint docs example fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example plugins-test fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -57,9 +60,12 @@ build: setup
 # The Swift runtime and Foundation linked into the binary: start-up (`count` on a small store) took 16% fewer
 # instructions and 3 ms less than with them as shared libraries (docs/decisions/0013-bulk-load-speed.md).
 RELEASE_FLAGS ?= --static-swift-stdlib
-# The two programs by name: a plain `swift build -c release` would also build the test-support target, which
-# imports Testing, a module the static Swift runtime does not have.
+# The two programs by name: a plain `swift build -c release` builds every target, the test support and the fuzzing
+# entry points too.
+# .build/static-libraries holds SQLite's and readline's static libraries, which cdstore-full links (Package.swift).
+STATIC_LIBRARIES := /usr/lib/$(shell uname -m)-linux-gnu/libsqlite3.a /usr/lib/$(shell uname -m)-linux-gnu/libreadline.a
 release: setup
+	@if [ "$$(uname -s)" = Linux ]; then mkdir -p .build/static-libraries && ln -sf $(STATIC_LIBRARIES) .build/static-libraries/; fi
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product cdstore
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product cdstore-full
 	@python3 Scripts/compiler-warnings.py .build/release
@@ -81,6 +87,7 @@ test: setup
 	$(MAKE) browser-test
 	$(MAKE) mcp-test
 	$(MAKE) example
+	$(MAKE) plugins-test
 	$(MAKE) install-check
 	$(MAKE) fuzz-ci
 
@@ -114,6 +121,15 @@ readme-demo: release
 
 install: release
 	@SWIFT_BUILD_FLAGS="$(RELEASE_FLAGS)" Scripts/install.sh .build/release/cdstore $(PREFIX) release
+
+# The programs stamped with the version from git, completions, man page, README: an archive to unpack anywhere and a
+# .deb, reproducible (Scripts/dist.sh says how); DIST_DIR is where they go.
+DIST_DIR ?= dist
+dist: release
+	@RELEASE_FLAGS="$(RELEASE_FLAGS)" Scripts/dist.sh $(DIST_DIR)
+
+dist-check: dist
+	@Scripts/dist-check.sh $(DIST_DIR)
 
 # What `make install` does, with the debug build, under a fresh temporary prefix; then the installed binary runs
 # a command, hands a SwiftData model over to the installed cdstore-full, and the completions and man page must
@@ -183,6 +199,12 @@ example: setup
 	$(SWIFT) build --package-path Examples/CompanyReport --scratch-path .build-example
 	$(SWIFT) run --package-path Examples/CompanyReport --scratch-path .build-example --skip-build company-report Schemas
 
+# Examples/SeededApp, an app-like package built with the root's two plugins, in the scratch path the first example
+# uses, so that the dependencies they share are built once (Scripts/plugins-test.sh says what is checked).
+plugins-test: setup
+	@rm -f .build-example/debug.yaml
+	@SWIFT=$(SWIFT) Scripts/plugins-test.sh .build-example
+
 # Fuzzing (Fuzz/README.md). Sanitized builds go to their own scratch path so they never touch .build.
 # A finding (crash, sanitizer report, timeout, over-large allocation) is written to .build-fuzz/artifacts/;
 # every target still runs, and the make fails at the end if any target found something.
@@ -237,4 +259,4 @@ fuzz-ci: fuzz-build
 	if [ -n "$$failed" ]; then echo "fuzz-ci: findings in$$failed"; exit 1; fi
 
 clean:
-	rm -rf .build .build-fuzz .build-docs .build-example
+	rm -rf .build .build-fuzz .build-docs .build-example .build-example-generate .build-dist $(DIST_DIR)

@@ -34,6 +34,10 @@ let package = Package(
         // SwiftData sources as models: `import CDStoreSwiftData` (brings swift-syntax).
         .library(name: "CDStoreSwiftData", targets: ["CDStoreSwiftData"]),
         .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
+        // For app packages: seed stores built from a target's `NAME.seed` folders at build time, and code from a model
+        // (`swift package cdstore-generate`); both run the `cdstore` program.
+        .plugin(name: "CDStoreSeedPlugin", targets: ["CDStoreSeedPlugin"]),
+        .plugin(name: "CDStoreGeneratePlugin", targets: ["CDStoreGeneratePlugin"]),
         // What the libFuzzer targets in Fuzz/ (a package of their own) run: the parsers of untrusted input.
         .library(name: "CDStoreFuzzing", targets: ["CDStoreFuzzing"]),
     ],
@@ -53,6 +57,8 @@ let package = Package(
         .systemLibrary(name: "CReadline", path: "Sources/CReadline", providers: [.apt(["libreadline-dev"])]),
         // The REPL's line reading that C callbacks need state for: Ctrl-C abandoning a line, SIGINT to a pipe.
         .target(name: "CReadlineSupport", dependencies: ["CReadline"]),
+        // The version and commit `cdstore --version` prints, written into the built program (Scripts/stamp-version.py).
+        .target(name: "CBuildStamp"),
         .target(name: "CDStoreJSON"),
         .target(
             name: "CDStoreModel",
@@ -102,7 +108,7 @@ let package = Package(
         .target(
             name: "CDStoreCLI",
             dependencies: [
-                "CDStore", "CDStoreMCP", "CReadline", "CReadlineSupport",
+                "CDStore", "CDStoreMCP", "CReadline", "CReadlineSupport", "CBuildStamp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             packageAccess: false),
@@ -124,7 +130,26 @@ let package = Package(
             ]),
         .executableTarget(
             name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
-            packageAccess: false),
+            packageAccess: false,
+            // Release builds on Linux link SQLite and readline from their static libraries, so that the program needs
+            // only what a minimal Debian has (glibc, libstdc++, zlib, terminfo) and the .deb depends on nothing more;
+            // it stays dynamic and position-independent (ADR 0014). The module maps' `-lsqlite3` and `-lreadline`
+            // come first on the link line, so a flag after them cannot change what they find: a folder that `make
+            // release` fills with the two static libraries alone, searched before the system's, can. Without it
+            // (a plain `swift build`) they are the shared ones.
+            linkerSettings: [
+                .unsafeFlags(["-L", Context.packageDirectory + "/.build/static-libraries"],
+                             .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
+            ]),
+        .plugin(name: "CDStoreSeedPlugin", capability: .buildTool(), dependencies: ["cdstore"]),
+        .plugin(
+            name: "CDStoreGeneratePlugin",
+            capability: .command(
+                intent: .custom(verb: "cdstore-generate",
+                                description: "Write code from a model with cdstore model generate (e.g. --model M --language swiftdata -o DIR)"),
+                permissions: [.writeToPackageDirectory(reason: "cdstore model generate writes the generated sources into the package")]),
+            dependencies: ["cdstore"]),
         .target(
             name: "CDStoreTestSupport",
             dependencies: ["CDStoreModel", "CDStoreEngine"]),

@@ -8,6 +8,9 @@
 # they call cdstore back for entity and key-path completions. The man page (cdstore.1) is generated from the
 # same help text by swift-argument-parser's generate-manual tool, built in the configuration BINARY was built in.
 # MAN=no skips it (building the tool takes a SwiftPM build lock, which a running `swift test` holds).
+#
+# The installed programs are stamped with the version and commit `cdstore --version` prints: $CDSTORE_VERSION and
+# $CDSTORE_COMMIT, by default those of the git working tree (Scripts/version.sh; outside git, no stamp). $SOURCE_DATE_EPOCH, when set, dates the man page.
 set -eu
 binary=$1
 prefix=$2
@@ -20,6 +23,10 @@ install -m 755 "$(dirname "$binary")/cdstore-full" "$prefix/bin/cdstore-full"
 # A release binary carries the Swift runtime and Foundation (static) with their debug information: 200 MB, of which
 # the installed copy keeps the symbols (for backtraces) and drops the rest.
 if [ "$configuration" = release ]; then strip --strip-debug "$prefix/bin/cdstore" "$prefix/bin/cdstore-full"; fi
+scripts=$(dirname "$0")
+version=${CDSTORE_VERSION:-$("$scripts/version.sh" 2>/dev/null || true)}
+commit=${CDSTORE_COMMIT:-$("$scripts/version.sh" commit 2>/dev/null || true)}
+if [ -n "$version" ]; then python3 "$scripts/stamp-version.py" "$version" "$commit" "$prefix/bin/cdstore" "$prefix/bin/cdstore-full"; fi
 "$binary" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cdstore"
 "$binary" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cdstore"
 "$binary" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cdstore.fish"
@@ -33,7 +40,8 @@ bin_dir=$(dirname "$binary")
 # shellcheck disable=SC2086 # SWIFT_BUILD_FLAGS is a list of flags
 swift build -c "$configuration" ${SWIFT_BUILD_FLAGS:-} --product generate-manual >/dev/null
 man_dir=$(mktemp -d)
-"$bin_dir/generate-manual" "$binary" --output-directory "$man_dir"
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then set -- --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)"; else set --; fi
+"$bin_dir/generate-manual" "$binary" --output-directory "$man_dir" "$@"
 install -m 644 "$man_dir/cdstore.1" "$prefix/share/man/man1/cdstore.1"
 rm -rf "$man_dir"
 echo "installed $prefix/share/man/man1/cdstore.1 (man cdstore)"

@@ -26,7 +26,7 @@ public struct CDStoreCommand: ParsableCommand {
           cdstore project Employee --properties 'department.name,average:salary' --group-by department.name
           cdstore export --format ndjson
         """,
-        version: "0.1.0",
+        version: BuildVersion.description,
         subcommands: [
             InsertCommand.self, FetchCommand.self, CountCommand.self, ProjectCommand.self, UpdateCommand.self,
             DeleteCommand.self, ExportCommand.self, ImportCommand.self, SeedCommand.self, MigrateCommand.self,

@@ -1,3 +1,6 @@
+// Only where Testing is: a release build with the static Swift runtime (which has no Testing module) builds every
+// target of the package, this one included, and must not fail on it.
+#if canImport(Testing)
 import Foundation
 import Testing
 
@@ -72,3 +75,4 @@ package func assertSnapshot(_ text: String, named name: String,
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> Snapshot.Outcome {
     try Snapshot.check(text, named: name, sourceLocation: sourceLocation)
 }
+#endif

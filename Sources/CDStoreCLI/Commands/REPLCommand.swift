@@ -50,7 +50,7 @@ struct REPLCommand: ParsableCommand {
             session.completions(for: word, after: before)
         }
         if interactive {
-            prompt("cdstore \(CDStoreCommand.configuration.version) — .help for help, .quit to leave\n")
+            prompt("cdstore \(BuildVersion.version) — .help for help, .quit to leave\n")
         }
         session.run(reader)
         reader.finish()
