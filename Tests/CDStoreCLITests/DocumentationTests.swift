@@ -25,7 +25,7 @@ struct DocumentationTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
-    /// `make test` (what CI runs) builds and runs the example packages (one of them with the plugins) and installs
+    /// `make test` (what CI runs) builds and runs the example package and installs
     /// under a temporary prefix, and the install check runs the installed binary: a break in any cannot land unseen.
     @Test func makeTestRunsTheExampleAndAnInstall() throws {
         let makefile = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
@@ -34,7 +34,6 @@ struct DocumentationTests {
         }
         #expect(recipe("test").contains("$(MAKE) example"), "\(recipe("test"))")
         #expect(recipe("test").contains("$(MAKE) install-check"), "\(recipe("test"))")
-        #expect(recipe("test").contains("$(MAKE) plugins-test"), "\(recipe("test"))")
         let check = recipe("install-check")
         #expect(check.contains("mktemp -d") && check.contains("Scripts/install.sh") && check.contains("$$prefix/bin/cdstore\" "),
                 "\(check)")
