@@ -188,6 +188,7 @@ extension Store {
         return ResolvedModel(model: inferred.model, source: .inferredFromTables, layout: inferred.layout)
     }
 
+    /// The store's `Z_METADATA` row (UUID and metadata plist); a file without Core Data's tables is refused.
     package static func readMetadata(_ database: DatabaseQueue, path: String) throws -> StoreMetadata {
         do {
             return try database.read { db in
@@ -229,6 +230,7 @@ extension Store {
         }
     }
 
+    /// SQLite's own message for `error`, for the error cdstore throws in its place.
     package static func describe(_ error: Error) -> String {
         (error as? DatabaseError)?.message ?? String(describing: error)
     }
