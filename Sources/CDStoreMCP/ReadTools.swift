@@ -20,7 +20,7 @@ struct ReadTools {
             warnings.append("the model's entity hashes differ from the store's metadata for "
                             + info.entities.filter { !$0.hashMatches }.map(\.name).joined(separator: ", "))
         }
-        let counts = Dictionary(info.entities.map { ($0.name, $0.objects) }, uniquingKeysWith: { first, _ in first })
+        let counts = Dictionary(info.entities.map { ($0.name, $0.objects ?? 0) }, uniquingKeysWith: { first, _ in first })
         return [
             "path": .string(store.path), "uuid": .string(store.storeUUID), "kind": .string(info.kind.description),
             "journal_mode": .string(info.journalMode), "model_source": .string(info.modelSource.rawValue),

@@ -13,6 +13,8 @@ final class LiveChanges: @unchecked Sendable {
     private let watcher: StoreWatcher
     private let model: ManagedObjectModel
     private let rules: LabelRules
+    private let store: CDStore
+    private let timeLimit: Duration
 
     /// Which changes a page wants: those of an entity (and its sub-entities), or of one object.
     enum Filter: Sendable {
@@ -21,11 +23,14 @@ final class LiveChanges: @unchecked Sendable {
         case all
     }
 
-    /// Starts watching the store `store` reads, with its model.
-    init(store: CDStore, rules: LabelRules) throws {
+    /// Starts watching the store `store` reads, with its model; related objects' labels are read from `store`
+    /// within `timeLimit`.
+    init(store: CDStore, rules: LabelRules, timeLimit: Duration) throws {
         watcher = try StoreWatcher(path: store.path, model: .model(store.model))
         model = store.model
         self.rules = rules
+        self.store = store
+        self.timeLimit = timeLimit
     }
 
     /// Hands every change to the listeners until the task is cancelled or ``stop()`` is called.
@@ -93,16 +98,21 @@ final class LiveChanges: @unchecked Sendable {
         return [entity.name] + model.ancestors(of: entity).map(\.name)
     }
 
-    /// `event: change` with the change as JSON: kind, entity, key, href, label, changed properties, and each
-    /// attribute's text as a table shows it.
+    /// `event: change` with the change as JSON: kind, entity, key, href, label, changed properties, each
+    /// attribute's text as a table shows it, and each to-one relationship as its object's label (`values`) and
+    /// address (`links`).
     func event(_ change: StoreChange) -> String {
         var values: [(String, ObjectValue)] = []
+        var links: [(String, ObjectValue)] = []
         if let object = change.object {
             for (key, value) in zip(object.propertyNames, object.values) where !object.isRelationship(key) {
                 values.append((key, .string(Self.plain(value))))
             }
-            for key in object.propertyNames where object.isRelationship(key) {
-                if let id = object.related(key) { values.append((key, .string("\(id.entity)/p\(id.primaryKey)"))) }
+            let related = object.propertyNames.filter(object.isRelationship).compactMap { key in object.related(key).map { (key, $0) } }
+            let labels = labels(of: related.map(\.1))
+            for (key, id) in related {
+                values.append((key, .string(labels.linkText(id))))
+                links.append((key, .string(ValueCells.href(id))))
             }
         }
         let fields: [(String, ObjectValue)] = [
@@ -111,9 +121,22 @@ final class LiveChanges: @unchecked Sendable {
             ("href", .string(ValueCells.href(change.objectID))),
             ("label", change.object.flatMap(rules.label(of:)).map { .string($0) } ?? .null),
             ("updated", change.updatedProperties.map { .array($0.map { .string($0) }) } ?? .null),
-            ("values", .dictionary(values)),
+            ("values", .dictionary(values)), ("links", .dictionary(links)),
         ]
         return "event: change\ndata: " + jsonText(.dictionary(fields)) + "\n\n"
+    }
+
+    /// The labels of the objects a change points to, read as a page reads them; when the read fails or passes the
+    /// time limit the links read as keys, as they do for an entity without a label.
+    private func labels(of ids: [ObjectID]) -> Labels {
+        var labels = Labels()
+        guard !ids.isEmpty else { return labels }
+        do {
+            try store.read { ctx in try ctx.withTimeLimit(timeLimit) { try labels.read(ids, rules: rules, in: ctx) } }
+        } catch {
+            return Labels()
+        }
+        return labels
     }
 
     /// A value as a table cell's text: cut like one, Binary as its size.

@@ -4,12 +4,13 @@ import Foundation
 extension StoreBrowser {
     /// `/`: where the store is, how it is read, its warnings, and every entity with its number of objects.
     func home(_ request: BrowseRequest) throws -> BrowseReply {
-        let overview = try Overview(store)
+        let overview = try Overview(store, timeLimit: settings.timeLimit)
         if request.wantsJSON {
             let entities: [ObjectValue] = overview.entities.map { entity in
                 .dictionary([("name", .string(entity.name)), ("parent", entity.parent.map { .string($0) } ?? .null),
-                             ("abstract", .bool(entity.isAbstract)), ("objects", .integer(Int64(entity.objects))),
-                             ("own", .integer(Int64(entity.own))),
+                             ("abstract", .bool(entity.isAbstract)), ("objects", entity.objects.map { .integer(Int64($0)) } ?? .null),
+                             ("own", entity.own.map { .integer(Int64($0)) } ?? .null),
+                             ("countStoppedAtTimeLimit", .bool(entity.objects == nil)),
                              ("byEntity", entity.byEntity.isEmpty ? .null
                                 : .dictionary(entity.byEntity.map { ($0.name, .integer(Int64($0.objects))) })),
                              ("href", .string("/" + HTML.percentEncoded(entity.name)))])
@@ -52,7 +53,12 @@ extension StoreBrowser {
             body.raw("</td><td>")
             if let parent = entity.parent { body.link("/" + HTML.percentEncoded(parent), parent) }
             body.raw("</td><td class=\"num\">")
-            body.text(ValueCells.grouped(entity.objects))
+            if let objects = entity.objects {
+                body.text(ValueCells.grouped(objects))
+            } else {
+                body.raw("<span class=\"null\">not counted in time</span> ")
+                body.link(HTML.url("/" + HTML.percentEncoded(entity.name), [("count", "exact")]), "count exactly")
+            }
             body.raw("</td><td class=\"split\">")
             Self.split(entity.byEntity, into: &body)
             body.raw("</td></tr>")
@@ -92,8 +98,9 @@ struct Overview {
         var name: String
         var parent: String?
         var isAbstract: Bool
-        var objects: Int
-        var own: Int
+        /// Nil when counting stopped at the time limit before this entity's subtree was counted.
+        var objects: Int?
+        var own: Int?
         /// The concrete entities of the entity's subtree and their own objects; empty without sub-entities.
         var byEntity: [(name: String, objects: Int)]
     }
@@ -109,14 +116,17 @@ struct Overview {
     var warnings: [String]
     var entities: [EntityCount]
 
-    init(_ store: CDStore) throws {
-        let info = try store.info()
+    /// Reads the store's information without its row counts, then counts each concrete entity's own objects in
+    /// one read bounded by `timeLimit` (entities not reached by then are shown as not counted).
+    init(_ store: CDStore, timeLimit: Duration) throws {
+        let info = try store.info(countingRows: false)
         var warnings = store.warnings.map(\.description)
         if info.hashesChecked && !info.hashesMatch {
             let differing = info.entities.filter { !$0.hashMatches }.map(\.name)
             warnings.append("the model's entity hashes differ from the store's metadata for " + differing.joined(separator: ", "))
         }
-        let counts = Dictionary(info.entities.map { ($0.name, $0.objects) }, uniquingKeysWith: { a, _ in a })
+        let model = store.model
+        let counts = try Self.ownObjects(of: model, in: store, timeLimit: timeLimit)
         path = store.path
         uuid = info.uuid
         journalMode = info.journalMode
@@ -126,13 +136,33 @@ struct Overview {
         hasPersistentHistory = info.kind.persistentHistory
         isReadOnly = store.isReadOnly
         self.warnings = warnings
-        let model = store.model
         entities = model.entities.map { entity in
             let members = model.subtree(of: entity)
-            let split = members.filter { !$0.isAbstract }.map { (name: $0.name, objects: counts[$0.name] ?? 0) }
+            let concrete = members.filter { !$0.isAbstract }
+            let split = concrete.compactMap { member in counts[member.name].map { (name: member.name, objects: $0) } }
+            let complete = split.count == concrete.count
             return EntityCount(name: entity.name, parent: entity.parentName, isAbstract: entity.isAbstract,
-                               objects: split.reduce(0) { $0 + $1.objects }, own: counts[entity.name] ?? 0,
-                               byEntity: members.count > 1 ? split : [])
+                               objects: complete ? split.reduce(0) { $0 + $1.objects } : nil,
+                               own: entity.isAbstract ? 0 : counts[entity.name],
+                               byEntity: members.count > 1 && complete ? split : [])
+        }
+    }
+
+    /// Each concrete entity's own objects, in model order, in one read that stops at `timeLimit`: an entity missing
+    /// from the result was not counted in time.
+    static func ownObjects(of model: ManagedObjectModel, in store: CDStore, timeLimit: Duration) throws -> [String: Int] {
+        try store.read { ctx in
+            var counts: [String: Int] = [:]
+            do {
+                try ctx.withTimeLimit(timeLimit) {
+                    for entity in model.entities where !entity.isAbstract {
+                        counts[entity.name] = try ctx.count(entity.name, matching: Criteria.all.excludingSubentities())
+                    }
+                }
+            } catch let error as CDStoreError where error.code == .interrupted {
+                // What was counted stands; the page says which entities were not.
+            }
+            return counts
         }
     }
 }

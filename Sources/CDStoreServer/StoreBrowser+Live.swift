@@ -54,7 +54,15 @@ enum LiveScript {
             keys.forEach(function (key, i) {
               var cell = row.cells[i];
               if (!cell || !(key in change.values)) { return; }
-              cell.textContent = change.values[key];
+              cell.textContent = "";
+              if (change.links && key in change.links) {
+                var link = document.createElement("a");
+                link.href = change.links[key];
+                link.textContent = change.values[key];
+                cell.appendChild(link);
+              } else {
+                cell.textContent = change.values[key];
+              }
             });
           }
           var source = new EventSource(address);

@@ -62,7 +62,7 @@ public final class StoreBrowser: Sendable {
         var problem: String?
         if settings.watch {
             do {
-                live = try LiveChanges(store: store, rules: labelRules)
+                live = try LiveChanges(store: store, rules: labelRules, timeLimit: settings.timeLimit)
             } catch {
                 live = nil
                 problem = "cannot watch \(store.path): \(error)"

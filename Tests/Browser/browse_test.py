@@ -103,7 +103,7 @@ def check_console(name, driver):
 
 def live_test(cdstore, original, options):
     """`serve --watch` on a copy of the store: a Person another process inserts appears on the open page, marked,
-    its stored markup as text, with no console error (the server's own script is the only one allowed)."""
+    its stored markup as text, its department as the department's label (a link), with no console error (the server's own script is the only one allowed)."""
     folder = tempfile.mkdtemp(prefix="cdstore-live-")
     store = os.path.join(folder, "live.sqlite")
     subprocess.run(["sqlite3", original, f".backup '{store}'"], check=True)
@@ -118,8 +118,9 @@ def live_test(cdstore, original, options):
         check("a watching page says it watches", "Watching" in driver.find_element(By.ID, "live").text)
         time.sleep(0.5)
         newcomer = "Live " + SCRIPT
-        subprocess.run([cdstore, "insert", "Person", "--store", store, "--model", model],
-                       input=json.dumps([{"name": newcomer, "age": 77}]), text=True, check=True, capture_output=True)
+        subprocess.run([cdstore, "insert", "Department", "--store", store, "--model", model],
+                       input=json.dumps([{"name": "Live Lab", "budget": 1, "people": [{"name": newcomer, "age": 77}]}]),
+                       text=True, check=True, capture_output=True)
         try:
             WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#objects tr.inserted"))
         except Exception:
@@ -128,6 +129,9 @@ def live_test(cdstore, original, options):
         check("a row another process inserts appears, marked", len(rows) == 1, str(len(rows)))
         check("the new row shows its stored markup as text", bool(rows) and newcomer in rows[0].text,
               rows[0].text if rows else "")
+        links = rows[0].find_elements(By.CSS_SELECTOR, "a[href^='/Department/p']") if rows else []
+        check("the new row's department reads as its label, a link", [a.text for a in links] == ["Live Lab"],
+              str([(a.text, a.get_attribute("href")) for a in links]))
         check("the banner counts the change", "1 change" in driver.find_element(By.ID, "live").text,
               driver.find_element(By.ID, "live").text)
         check("no stored markup ran on the live page", no_alert(driver) and not driver.find_elements(By.CSS_SELECTOR, "#objects b"))

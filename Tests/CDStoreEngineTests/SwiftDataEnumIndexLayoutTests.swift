@@ -11,34 +11,7 @@ import Testing
 /// key-path lists and `@Attribute(.unique)`. Its columns, index names and hashes are the ones the spec records.
 @Suite struct SwiftDataEnumIndexLayoutTests {
 
-    static let source = """
-        import SwiftData
-
-        enum Level: String, Codable { case small = "Small", large = "Large" }
-        enum Tier: Int, Codable { case one = 1, two = 2 }
-        enum Shape: String, Codable { case round, square }
-        struct Garnish: Codable { var name: String; var grams: Double }
-        struct Profile: Codable {
-            var botanicals: [String]
-            var garnishes: [Garnish]
-            var strength: Double
-        }
-
-        @Model final class Recipe {
-            #Index<Recipe>([\\.title], [\\.bookName], [\\.title, \\.bookName])
-            @Attribute(.unique) var title: String
-            var bookName: String
-            var level: Level?
-            var tier: Tier?
-            var shape: Shape
-            var profile: Profile?
-            init(title: String, bookName: String, shape: Shape) {
-                self.title = title
-                self.bookName = bookName
-                self.shape = shape
-            }
-        }
-        """
+    static let source = SwiftDataRecipeSource.text
 
     /// The model the spec gives for those sources, written out by hand.
     static var specModel: ManagedObjectModel {

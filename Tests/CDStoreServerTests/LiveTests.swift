@@ -18,7 +18,9 @@ import Testing
         // The watcher takes its starting point when made: wait for the first heartbeat-free poll before writing.
         try await Task.sleep(for: .milliseconds(200))
         try writer.write { ctx in
-            try ctx.insert("Manager", ["employeeNumber": 77, "firstName": "New <b>one</b>", "lastName": "Hire", "salary": 1])
+            let research = try #require(try ctx.fetchOne("Department", matching: .equal("name", "R&D"))).objectID
+            try ctx.insert("Manager", ["employeeNumber": 77, "firstName": "New <b>one</b>", "lastName": "Hire", "salary": 1,
+                                       "department": research])
         }
         var received: [String] = []
         for await text in stream {
@@ -32,6 +34,9 @@ import Testing
         #expect(change["kind"] as? String == "inserted" && change["entity"] as? String == "Manager")
         #expect(change["href"] as? String == "/Manager/p32" && change["label"] as? String == "Manager 77")
         #expect((change["values"] as? [String: String])?["firstName"] == "New <b>one</b>")
+        // A to-one reads as its object's label, with the object's address beside it.
+        #expect((change["values"] as? [String: String])?["department"] == "R&D")
+        #expect((change["links"] as? [String: String])?["department"] == "/Department/p1")
         live.stop()
         // The Badge page heard nothing but its greeting, and every stream ends when the server stops.
         var badges: [String] = []

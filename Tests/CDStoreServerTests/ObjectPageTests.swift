@@ -116,7 +116,7 @@ import Testing
 
     @Test func overviewCountsEveryEntity() throws {
         let store = try Self.company().store
-        let overview = try Overview(store)
+        let overview = try Overview(store, timeLimit: .seconds(30))
         #expect(overview.journalMode == "wal")
         #expect(overview.hasPersistentHistory == false)
         #expect(overview.entities.first { $0.name == "Employee" }?.objects == 4)

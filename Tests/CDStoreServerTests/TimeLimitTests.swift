@@ -52,6 +52,16 @@ import Testing
         #expect(try json.json()["stoppedAtTimeLimit"] as? Bool == true)
     }
 
+    @Test func theHomePageCountsWithinTheLimitAndSaysWhatItDidNotCount() async throws {
+        let fixture = try ViewFixture(settings: BrowseSettings(timeLimit: .zero), extraCompanies: 3000)
+        let home = try await fixture.get("/").body
+        #expect(home.contains("<a href=\"/Company\">Company</a></td><td></td><td class=\"num\"><span class=\"null\">not counted in time</span> "
+                              + "<a href=\"/Company?count=exact\">count exactly</a></td>"), "\(home.prefix(3000))")
+        let entities = try #require(try await fixture.get("/index.json").json()["entities"] as? [[String: Any]])
+        let company = try #require(entities.first { $0["name"] as? String == "Company" })
+        #expect(company["objects"] is NSNull && company["countStoppedAtTimeLimit"] as? Bool == true)
+    }
+
     @Test func aCountStoppedAtTheLimitSaysHowManyThePageShows() throws {
         let fixture = try ViewFixture(extraCompanies: 3000)
         let view = try EntityView(entity: try #require(fixture.store.model.entity(named: "Company")), model: fixture.store.model,

@@ -90,6 +90,18 @@ import Testing
         #expect(fixture.store.warnings.isEmpty)
     }
 
+    @Test func infoWithoutCountingRowsReadsTheSameMetadataAndNoCounts() throws {
+        let fixture = try CompanyFixture()
+        let counted = try fixture.store.info()
+        let uncounted = try fixture.store.info(countingRows: false)
+        #expect(uncounted.uuid == counted.uuid && uncounted.kind == counted.kind && uncounted.modelSource == counted.modelSource)
+        #expect(uncounted.entities.map(\.name) == counted.entities.map(\.name))
+        #expect(uncounted.entities.map(\.hashMatches) == counted.entities.map(\.hashMatches))
+        #expect(uncounted.entities.map(\.maxPrimaryKey) == counted.entities.map(\.maxPrimaryKey))
+        #expect(uncounted.entities.allSatisfy { $0.objects == nil })
+        #expect(counted.entities.allSatisfy { $0.objects != nil })
+    }
+
     @Test func exportStreamsTheSameRecordsInEachFormat() throws {
         let fixture = try CompanyFixture()
         func exported(_ format: ExportFormat, _ entity: String = "Employee") throws -> String {

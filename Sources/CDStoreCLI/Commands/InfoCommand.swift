@@ -53,14 +53,14 @@ struct InfoCommand: ParsableCommand {
         output.line("Z_ENT  " + "entity".padding(toLength: width, withPad: " ", startingAt: 0) + "  objects  Z_MAX  hash")
         for entity in info.entities {
             let number = String(entity.number).padding(toLength: 5, withPad: " ", startingAt: 0)
-            let objects = String(entity.objects).padding(toLength: 7, withPad: " ", startingAt: 0)
+            let objects = (entity.objects.map(String.init) ?? "-").padding(toLength: 7, withPad: " ", startingAt: 0)
             let zMax = String(entity.maxPrimaryKey).padding(toLength: 5, withPad: " ", startingAt: 0)
             let hash = entity.storedHash == nil ? "missing" : !info.hashesChecked ? "-" : entity.hashMatches ? "ok" : "differs"
             output.line("\(number)  \(entity.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(objects)  \(zMax)  \(hash)")
         }
         for history in info.historyEntities {
             let role = history.name.hasPrefix("NSCK") ? "CloudKit mirroring" : "persistent history"
-            output.line("\(history.number)  \(history.name) (\(role)): \(history.rows) rows")
+            output.line("\(history.number)  \(history.name) (\(role)): \(history.rows.map(String.init) ?? "-") rows")
         }
     }
 
@@ -79,11 +79,11 @@ struct InfoCommand: ParsableCommand {
             ("entities", .array(info.entities.map { entity in
                 .dictionary([("name", .string(entity.name)), ("number", .integer(Int64(entity.number))),
                              ("super", .integer(Int64(entity.superNumber))), ("hash", entity.storedHash.map { .string($0) } ?? .null),
-                             ("hashMatches", .bool(entity.hashMatches)), ("objects", .integer(Int64(entity.objects))),
+                             ("hashMatches", .bool(entity.hashMatches)), ("objects", entity.objects.map { .integer(Int64($0)) } ?? .null),
                              ("zMax", .integer(entity.maxPrimaryKey))])
             })),
             ("history", .array(info.historyEntities.map {
-                .dictionary([("name", .string($0.name)), ("number", .integer(Int64($0.number))), ("rows", .integer(Int64($0.rows)))])
+                .dictionary([("name", .string($0.name)), ("number", .integer(Int64($0.number))), ("rows", $0.rows.map { .integer(Int64($0)) } ?? .null)])
             })),
         ])
     }

@@ -20,8 +20,9 @@ public struct StoreInfo: Sendable {
         public var storedHash: String?
         /// Whether the stored hash equals the model's.
         public var hashMatches: Bool
-        /// Objects of exactly this entity (not of its sub-entities).
-        public var objects: Int
+        /// Objects of exactly this entity (not of its sub-entities); nil when the information was read without
+        /// counting rows.
+        public var objects: Int?
         /// `Z_MAX`: the largest primary key handed out (only the root of a hierarchy carries it).
         public var maxPrimaryKey: Int64
     }
@@ -69,8 +70,8 @@ public struct StoreInfo: Sendable {
     /// The model's entities, in `Z_ENT` order.
     public var entities: [EntityInfo]
     /// Entities Core Data adds in `Z_PRIMARYKEY` (numbers from 16000: persistent history, CloudKit mirroring), with
-    /// the row counts of their `A…` tables.
-    public var historyEntities: [(name: String, number: Int, rows: Int)]
+    /// the row counts of their `A…` tables (nil when the information was read without counting rows).
+    public var historyEntities: [(name: String, number: Int, rows: Int?)]
 
     /// Whether the model's hashes say anything: a model inferred from the tables has none of its own.
     public var hashesChecked: Bool { modelSource != .inferredFromTables }
@@ -79,18 +80,20 @@ public struct StoreInfo: Sendable {
 }
 
 extension Store {
-    /// The store's metadata, model hashes against its metadata, and row counts per entity.
+    /// The store's metadata, model hashes against its metadata, and, when `countingRows`, row counts per entity
+    /// (a `COUNT(*)` per table: the one part whose time grows with the store).
     ///
     /// Core Data equivalent: `NSPersistentStoreCoordinator.metadataForPersistentStore(ofType:at:)` plus counts.
-    package func info() throws -> StoreInfo {
+    package func info(countingRows: Bool = true) throws -> StoreInfo {
         try read { db in
             let stored = metadata.entityHashes
             let current = VersionHasher.entityHashes(of: model).mapValues { Data($0) }
             let primaryKeys = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             var entities: [StoreInfo.EntityInfo] = []
             for entity in layout.entities {
-                let objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.table) WHERE Z_ENT = ?",
-                                               arguments: [entity.number]) ?? 0
+                let objects = countingRows
+                    ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.table) WHERE Z_ENT = ?", arguments: [entity.number]) ?? 0
+                    : nil
                 let row = primaryKeys.first { ($0["Z_ENT"] as Int) == entity.number }
                 entities.append(StoreInfo.EntityInfo(
                     name: entity.name, number: entity.number, superNumber: entity.superNumber,
@@ -98,11 +101,12 @@ extension Store {
                     hashMatches: stored[entity.name] != nil && stored[entity.name] == current[entity.name],
                     objects: objects, maxPrimaryKey: row?["Z_MAX"] ?? 0))
             }
-            var history: [(String, Int, Int)] = []
+            var history: [(String, Int, Int?)] = []
             for row in primaryKeys where (row["Z_ENT"] as Int) >= 16000 {
                 let name: String = row["Z_NAME"] ?? ""
                 let table = "A" + name.uppercased()
-                let rows = try db.hasTable(table) ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 : 0
+                let rows = !countingRows ? nil
+                    : try db.hasTable(table) ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 : 0
                 history.append((name, row["Z_ENT"], rows))
             }
             let cacheBytes: Int = try db.hasTable("Z_MODELCACHE")
