@@ -3,9 +3,10 @@
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
 #   make build     debug build
 #   make release   release build
-#   make test      set up, build, fail on any compiler warning, run every test, the browser tests of `serve`, the
-#                  example package, an install into a temporary prefix, then each fuzz target over its saved corpus
-#                  (what CI runs)
+#   make test      set up, build, fail on any compiler warning, make the release programs, run every test (the
+#                  command line's on the release programs), the browser and MCP tests of `serve` and `mcp`, an install
+#                  into a temporary prefix, both example packages (the second with the plugins), the packages on a
+#                  clean Debian (dist-check), then each fuzz target over its saved corpus (what CI runs)
 #   make warnings  the compiler warnings the last debug build left in Sources/ and Tests/ (fails if there are any)
 #   make browser-test  `cdstore serve` in headless Chromium (Tests/Browser/browse_test.py)
 #   make mcp-test  `cdstore mcp` driven by the Python MCP SDK (Tests/MCP; installs `mcp` from PyPI when missing)
@@ -13,7 +14,8 @@
 #   make demo      set up, release build, then a real session on Schemas/ (the README shows its output)
 #   make readme-demo  rewrite the README's demo block from `make demo` (a test fails while it is stale)
 #   make install   install the release binary, bash/zsh/fish completions and the man page under $(PREFIX) (/usr/local)
-#   make install-check  install the debug binary under a temporary prefix and run what was installed
+#   make install-check  install the debug binary (TEST_CONFIGURATION=release: the release one) under a temporary prefix
+#                  and run what was installed
 #   make dist      the release archive, the Debian package and their SHA256SUMS in dist/ (Scripts/dist.sh)
 #   make dist-check  install, run and remove both on a clean debootstrapped Debian bookworm (root; Scripts/dist-check.sh)
 #   make bench     benchmarks against the sqlite3 shell and sqlite-utils (ROWS=1000000 RUNS=3; bench/RESULTS.md, the README)
@@ -24,7 +26,6 @@
 #   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive
 #   make example   build and run Examples/CompanyReport, a package that uses the library
 #   make plugins-test  build Examples/SeededApp with the seed-store and code-generation plugins, verify its seed store
-#                  (not yet in `make test`: it builds cdstore twice more, as the plugins' host tool)
 #   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
 #   make fuzz-ci   run each fuzz target for FUZZ_RUNS (2000) inputs over its saved corpus only (Fuzz/README.md)
 #   make clean     remove build products
@@ -44,7 +45,7 @@ PUBLIC_API_LIMIT ?= 585
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release warnings test browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example plugins-test fuzz-build fuzz fuzz-ci clean
+.PHONY: setup build release warnings test test-programs browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example plugins-test fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -77,36 +78,43 @@ WARNINGS_DIRS ?= .build/debug
 warnings:
 	@python3 Scripts/compiler-warnings.py $(WARNINGS_DIRS)
 
-# The example package and the install script are run too, so that a break in either cannot land unseen; the
-# install uses the debug binary the tests already built (no release build), the example its own scratch path.
+# The programs the command-line, browser, MCP and install tests run: the debug build by default; `make test` runs
+# them on the release build, linked as `make install` and `make dist` ship them (TEST_CONFIGURATION=release).
+TEST_CONFIGURATION ?= debug
+TEST_BIN = .build/$(TEST_CONFIGURATION)/cdstore
+test-programs: setup
+	@if [ "$(TEST_CONFIGURATION)" = release ]; then $(MAKE) release; \
+	else $(SWIFT) build --product cdstore && $(SWIFT) build --product cdstore-full; fi
+
+# Every suite runs once: the library's and the layers' in the debug test build, the command line's on the release
+# programs (CDSTORE_BIN), which the packages, the example packages with both plugins and an install are then made
+# from and checked with, so that a break in any of them cannot land unseen.
 test: setup
 	@Scripts/public-api.sh --check $(PUBLIC_API_LIMIT)
 	@Scripts/client-imports.sh
 	$(SWIFT) build --build-tests
 	@python3 Scripts/compiler-warnings.py .build/debug
-	$(SWIFT) test --skip-build
-	$(MAKE) browser-test
-	$(MAKE) mcp-test
+	$(MAKE) test-programs TEST_CONFIGURATION=release
+	CDSTORE_BIN=$(CURDIR)/.build/release/cdstore $(SWIFT) test --skip-build
+	$(MAKE) browser-test mcp-test install-check TEST_CONFIGURATION=release
 	$(MAKE) example
-	$(MAKE) install-check
+	$(MAKE) plugins-test
+	$(MAKE) dist-check
 	$(MAKE) fuzz-ci
 
 # `cdstore serve` (which cdstore hands over to cdstore-full) in headless Chromium (Selenium): home → entity → filter → object → relationship, counts, labels, facets, charts, --watch live rows, hostile strings
 # shown as text, no console errors, the store's bytes unchanged. Debian's python3 has python3-selenium.
-browser-test: setup
-	$(SWIFT) build --product cdstore
-	$(SWIFT) build --product cdstore-full
-	/usr/bin/python3 Tests/Browser/browse_test.py .build/debug/cdstore
+browser-test: test-programs
+	/usr/bin/python3 Tests/Browser/browse_test.py $(TEST_BIN)
 
 # `cdstore mcp` with a client nobody here wrote: the Python MCP SDK starts it, lists and calls every tool on Schemas/
 # and corpus stores, checks results against fetch/count/project, refused writes, unchanged bytes, and hostile
 # messages (Hypothesis). pytest prints the closing `N passed` line.
 MCP_PYTHON_PACKAGES := mcp hypothesis pytest
-mcp-test: setup
-	$(SWIFT) build --product cdstore
+mcp-test: test-programs
 	@python3 -c 'import mcp, hypothesis, pytest' 2>/dev/null || \
 	  { echo "installing $(MCP_PYTHON_PACKAGES) (pip)"; python3 -m pip install --quiet $(MCP_PYTHON_PACKAGES); }
-	CDSTORE=$(CURDIR)/.build/debug/cdstore python3 -m pytest -q -p no:cacheprovider Tests/MCP
+	CDSTORE=$(CURDIR)/$(TEST_BIN) python3 -m pytest -q -p no:cacheprovider Tests/MCP
 
 # ROWS Person rows (1,000,000), 1,000 calls of each tool from the Python MCP SDK; a table row per tool.
 bench-mcp: release
@@ -131,12 +139,12 @@ dist: release
 dist-check: dist
 	@Scripts/dist-check.sh $(DIST_DIR)
 
-# What `make install` does, with the debug build, under a fresh temporary prefix; then the installed binary runs
-# a command, hands a SwiftData model over to the installed cdstore-full, and the completions and man page must
-# be there.
-install-check: build
+# What `make install` does, with the programs of TEST_CONFIGURATION, under a fresh temporary prefix; then the
+# installed binary runs a command, hands a SwiftData model over to the installed cdstore-full, and the completions
+# and man page must be there.
+install-check: test-programs
 	@prefix=$$(mktemp -d) && trap 'rm -rf "$$prefix"' EXIT && \
-	Scripts/install.sh .build/debug/cdstore "$$prefix" debug && \
+	Scripts/install.sh $(TEST_BIN) "$$prefix" $(TEST_CONFIGURATION) && \
 	"$$prefix/bin/cdstore" model validate Schemas/Company.json >/dev/null && \
 	printf '@Model final class Note {\n    var title: String = ""\n}\n' > "$$prefix/Note.swift" && \
 	"$$prefix/bin/cdstore" model show "$$prefix/Note.swift" | grep -q Note && \
