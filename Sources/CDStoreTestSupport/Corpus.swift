@@ -147,10 +147,37 @@ public struct CorpusMissing: Error, CustomStringConvertible {
     }
 }
 
-/// A new empty folder under the system's temporary directory, unique per call.
+/// A new empty folder under the system's temporary directory, unique per call. The folders a test process made are
+/// removed when it exits (a run makes about a thousand, some with stores of megabytes), unless
+/// `$CDSTORE_KEEP_TEST_FILES` is set, to look at what a failing test left.
 public func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("cdstore-tests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    TemporaryDirectories.shared.add(url)
     return url
+}
+
+/// The folders ``temporaryDirectory()`` made in this process, removed at its exit.
+final class TemporaryDirectories: @unchecked Sendable {
+    static let shared = TemporaryDirectories()
+    private let lock = NSLock()
+    private var made: [URL] = []
+    private var registered = false
+
+    func add(_ url: URL) {
+        let first = lock.withLock {
+            made.append(url)
+            defer { registered = true }
+            return !registered
+        }
+        if first && ProcessInfo.processInfo.environment["CDSTORE_KEEP_TEST_FILES"] == nil {
+            atexit { TemporaryDirectories.shared.removeAll() }
+        }
+    }
+
+    func removeAll() {
+        let folders = lock.withLock { made }
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
 }
