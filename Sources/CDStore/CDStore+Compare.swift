@@ -9,32 +9,7 @@ public typealias DiffKey = CDStoreComparison.DiffKey
 public typealias ObjectDifference = CDStoreComparison.ObjectDifference
 
 extension CDStore {
-    /// What a comparison of two stores looks at (``compare(with:options:)``).
-    public struct ComparisonSettings: Sendable {
-        /// Only these entities (all when empty).
-        public var entities: [String]
-        /// Only the objects these criteria filter, in both stores (with ``entities``).
-        public var criteria: Criteria?
-        /// The attributes that match an entity's objects across the stores, by entity name; by default a
-        /// uniqueness constraint, else the identity attribute the model's user info names, else `Z_PK`.
-        public var keys: [String: [String]]
-        /// Properties left out: `name` of any entity or `Entity.name`.
-        public var ignored: [String]
-        /// Double, Float and Decimal values this close are equal.
-        public var tolerance: Double
-
-        /// Settings; by default every entity, every object and property, exact values.
-        public init(entities: [String] = [], criteria: Criteria? = nil, keys: [String: [String]] = [:],
-                    ignored: [String] = [], tolerance: Double = 0) {
-            self.entities = entities
-            self.criteria = criteria
-            self.keys = keys
-            self.ignored = ignored
-            self.tolerance = tolerance
-        }
-    }
-
-    /// An object-level comparison of two stores, planned and ready to run (``compare(with:options:)``).
+    /// An object-level comparison of two stores, planned and ready to run (``compare(with:entities:matching:keys:ignoring:tolerance:)``).
     public struct StoreComparison {
         let diff: StoreDiff
 
@@ -56,7 +31,7 @@ extension CDStore {
     /// row, so that renumbered primary keys, another insertion order or a migration do not show as differences.
     ///
     /// ```swift
-    /// let comparison = try before.compare(with: after, options: .init(ignored: ["updatedAt"]))
+    /// let comparison = try before.compare(with: after, ignoring: ["updatedAt"])
     /// let counts = try comparison.run { difference in print(difference.entity, difference.change) }
     /// ```
     ///
@@ -64,9 +39,19 @@ extension CDStore {
     /// versions of one model, entities and properties are matched as the inferred mapping matches them; properties
     /// only one version has are not compared, but listed in ``StoreComparison/modelChanges``. Both stores are read
     /// in key order and merged as they are read, so memory stays bounded whatever their size.
-    public func compare(with other: CDStore, options: ComparisonSettings = .init()) throws -> StoreComparison {
-        let settings = StoreDiffOptions(entities: options.entities, predicate: options.criteria?.predicate,
-                                        keys: options.keys, ignored: options.ignored, tolerance: options.tolerance)
+    ///
+    /// - Parameters:
+    ///   - entities: Only these entities (all when empty).
+    ///   - criteria: Only the objects these criteria filter, in both stores.
+    ///   - keys: The attributes that match an entity's objects across the stores, by entity name; by default a
+    ///     uniqueness constraint, else the identity attribute the model's user info names, else `Z_PK`.
+    ///   - ignored: Properties left out: `name` of any entity or `Entity.name`.
+    ///   - tolerance: Double, Float and Decimal values this close are equal.
+    public func compare(with other: CDStore, entities: [String] = [], matching criteria: Criteria? = nil,
+                        keys: [String: [String]] = [:], ignoring ignored: [String] = [],
+                        tolerance: Double = 0) throws -> StoreComparison {
+        let settings = StoreDiffOptions(entities: entities, predicate: criteria?.predicate, keys: keys, ignored: ignored,
+                                        tolerance: tolerance)
         return StoreComparison(diff: try CDStoreError.wrapping { try StoreDiff(from: store, to: other.store, options: settings) })
     }
 }

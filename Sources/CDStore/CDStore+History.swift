@@ -2,14 +2,6 @@ import CDStoreModel
 import CDStoreEngine
 import Foundation
 
-/// One transaction of a store's persistent history and the changes it made.
-public struct HistoryEntry: Sendable {
-    /// The transaction: number, time, author, bundle, process, context.
-    public var transaction: HistoryTransaction
-    /// Its changes, in order.
-    public var changes: [HistoryChange]
-}
-
 extension CDStore {
     /// Whether the store keeps Core Data's persistent history (`ATRANSACTION` and `ACHANGE`).
     public var hasPersistentHistory: Bool {
@@ -21,8 +13,8 @@ extension CDStore {
     ///
     /// ```swift
     /// var page = try store.history(since: yesterday, entity: "Employee", limit: 500)
-    /// while let last = page.last?.transaction.number {
-    ///     for entry in page { print(entry.transaction.number, entry.changes.count) }
+    /// while let last = page.last?.number {
+    ///     for transaction in page { print(transaction.number, transaction.changes.count) }
     ///     page = try store.history(after: last, since: yesterday, entity: "Employee", limit: 500)
     /// }
     /// ```
@@ -36,14 +28,14 @@ extension CDStore {
     ///
     /// Core Data equivalent: `NSPersistentHistoryChangeRequest.fetchHistory(after:)` with a `fetchLimit`.
     public func history(after: Int64? = nil, since date: Date? = nil, author: String? = nil, entity: String? = nil,
-                        limit: Int) throws -> [HistoryEntry] {
+                        limit: Int) throws -> [HistoryTransaction] {
         guard limit > 0 else { return [] }
         let since: HistoryQuery.Since? = after.map { .token($0) } ?? date.map { .date($0.timeIntervalSinceReferenceDate) }
         // With both, the query starts at the token and the date filters what follows it.
         let start = after != nil ? date?.timeIntervalSinceReferenceDate : nil
         return try CDStoreError.wrapping {
             let query = HistoryQuery(since: since, author: author, entity: entity)
-            var entries: [HistoryEntry] = []
+            var entries: [HistoryTransaction] = []
             var positions: [Int64: Int] = [:]
             struct Enough: Error {}
             do {
@@ -51,10 +43,10 @@ extension CDStore {
                     if let start, (transaction.timestamp ?? -.infinity) < start { return }
                     if entries.count == limit { throw Enough() }
                     positions[transaction.number] = entries.count
-                    entries.append(HistoryEntry(transaction: transaction, changes: []))
+                    entries.append(transaction)
                 }
             } catch is Enough {}
-            guard let last = entries.last?.transaction.number else { return entries }
+            guard let last = entries.last?.number else { return entries }
             do {
                 try store.forEachHistoryChange(query) { change in
                     if change.transaction > last { throw Enough() }

@@ -71,8 +71,7 @@ extension CDStore {
         do { stream = try ByteStream(path: file) } catch { throw CDStoreError(.invalidInput, "\(error)") }
         do {
             if let entity = store.model.entity(named: stem), let format {
-                let resolved = try options.resolvingKeyMapping(store.model,
-                                                                baseDirectory: URL(fileURLWithPath: file).deletingLastPathComponent())
+                let resolved = try options.settings(store.model, baseDirectory: URL(fileURLWithPath: file).deletingLastPathComponent())
                 var source = RecordInput.reader(stream, format: format, root: root)
                 let summary = try store.insert(from: &source, into: entity.name, options: resolved)
                 return SeededFile(file: file, entity: entity.name, summary: summary)

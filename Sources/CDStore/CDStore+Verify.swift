@@ -23,12 +23,12 @@ extension CDStore {
         try CDStoreError.wrapping { try store.verify() }
     }
 
-    /// Fixes the store's purely mechanical bookkeeping in one transaction, and returns each change made (empty
-    /// when there was nothing to fix).
+    /// Fixes the store's purely mechanical bookkeeping in one transaction, and returns the problems it fixed, each
+    /// message saying what changed (empty when there was nothing to fix).
     ///
     /// ```swift
-    /// for change in try store.repair() { print(change) }
-    /// // repaired: maxPrimaryKey: Employee: Z_MAX 3 → 7, the largest Z_PK in ZEMPLOYEE
+    /// for repaired in try store.repair() { print(repaired) }
+    /// // maxPrimaryKey: Employee: Z_MAX 3 → 7, the largest Z_PK in ZEMPLOYEE
     /// ```
     ///
     /// Only what has exactly one right value, derived from the rows, is repaired: a `Z_PRIMARYKEY.Z_MAX` below the
@@ -42,7 +42,7 @@ extension CDStore {
     /// - Throws: ``CDStoreError`` with code ``CDStoreError/Code/readOnly`` for a store opened read-only,
     ///   ``CDStoreError/Code/noModel`` for one read with a model inferred from its tables, or what SQLite reports;
     ///   nothing is changed then.
-    public func repair() throws -> [StoreRepair] {
+    public func repair() throws -> [VerifyProblem] {
         try CDStoreError.wrapping { try store.repair() }
     }
 }

@@ -45,17 +45,11 @@ public typealias UpdateAssignment = CDStoreEngine.UpdateAssignment
 /// What a delete removed: the objects asked for, and per entity what the delete rules reached.
 public typealias DeleteResult = CDStoreEngine.DeleteResult
 
-/// Options of a bulk insert: upsert, skipping invalid records, progress and per-object callbacks.
-public typealias InsertOptions = CDStoreEngine.InsertOptions
-
 /// How far a bulk insert has got, as ``InsertOptions/progress`` reports it.
 public typealias InsertProgress = CDStoreEngine.InsertProgress
 
 /// What a bulk insert did: objects inserted, records skipped.
 public typealias InsertSummary = CDStoreEngine.InsertSummary
-
-/// A record a bulk insert with ``InsertOptions/skipInvalid`` left out, and why.
-public typealias SkippedRecord = CDStoreEngine.SkippedRecord
 
 /// The record formats inserts read (``RecordInput/Format``: JSON, NDJSON, CSV).
 public typealias RecordInput = CDStoreIO.RecordInput
@@ -63,11 +57,8 @@ public typealias RecordInput = CDStoreIO.RecordInput
 /// The shapes of a whole-graph export (``GraphExport/Shape``: one document, or NDJSON lines).
 public typealias GraphExport = CDStoreIO.GraphExport
 
-/// A finding of ``CDStore/verify()``: its kind, severity, entity and message.
+/// A finding of ``CDStore/verify()`` (or a problem ``CDStore/repair()`` fixed): its kind, severity, entity and message.
 public typealias VerifyProblem = CDStoreEngine.VerifyProblem
-
-/// A change ``CDStore/repair()`` made to the store's bookkeeping.
-public typealias StoreRepair = CDStoreEngine.StoreRepair
 
 /// A transaction of Core Data's persistent history: number, time, author, bundle, process and context.
 public typealias HistoryTransaction = CDStoreEngine.HistoryTransaction

@@ -6,7 +6,7 @@ import Foundation
 /// classes, or `Codable` records for this library.
 ///
 /// ```swift
-/// let output = CodeGenerator.generate(try ModelFile(contentsOf: "App.xcdatamodeld"), options: .init(language: .swiftdata))
+/// let output = CodeGenerator.generate(try ModelFile(contentsOf: "App.xcdatamodeld"), language: .swiftdata)
 /// for loss in output.losses { print("not in SwiftData:", loss) }
 /// try CodeGenerator.write(output, to: URL(fileURLWithPath: "Generated"))
 /// ```
@@ -17,7 +17,7 @@ import Foundation
 /// Core Data equivalent: Xcode's Editor ▸ Create NSManagedObject Subclass… (codegen "Class Definition").
 ///
 /// ## Topics
-/// - ``generate(_:displayPath:options:)``
+/// - ``generate(_:language:xcodeVersion:namespace:displayPath:)``
 /// - ``write(_:to:replacing:)``
 public enum CodeGenerator {
     /// The language to write.
@@ -30,24 +30,6 @@ public enum CodeGenerator {
         case swiftdata
         /// One `Codable` ``EntityRecord`` struct per entity, relationships as ``ObjectID``s.
         case codable
-    }
-
-    /// How to write the code.
-    public struct Options: Sendable, Equatable {
-        /// The language.
-        public var language: Language
-        /// The Xcode version whose format `swift` output follows: 16 and later (the default, today's Xcode) write
-        /// `public import` and the `<Class>CoreDataClassSet` typealias; 15 writes plain imports.
-        public var xcodeVersion: Int
-        /// For `codable`: an enum to declare the structs in, so that several models' records share a module.
-        public var namespace: String?
-
-        /// Options for `language`, in today's Xcode format.
-        public init(language: Language, xcodeVersion: Int = 26, namespace: String? = nil) {
-            self.language = language
-            self.xcodeVersion = xcodeVersion
-            self.namespace = namespace
-        }
     }
 
     /// A generated file.
@@ -68,18 +50,27 @@ public enum CodeGenerator {
         public var losses: [String]
     }
 
-    /// The code for a model read from a file; headers name `displayPath` (default: the file it was read from).
+    /// The code for a model read from a file.
     ///
     /// ```swift
-    /// let code = CodeGenerator.generate(try ModelFile(contentsOf: "App.xcdatamodeld"), options: .init(language: .swift))
+    /// let code = CodeGenerator.generate(try ModelFile(contentsOf: "App.xcdatamodeld"), language: .swift)
     /// try CodeGenerator.write(code, to: URL(fileURLWithPath: "Generated"))
     /// ```
-    public static func generate(_ file: ModelFile, displayPath: String? = nil, options: Options) -> Output {
+    ///
+    /// - Parameters:
+    ///   - language: The language to write.
+    ///   - xcodeVersion: The Xcode version whose format `swift` output follows: 16 and later (the default, today's
+    ///     Xcode) write `public import` and the `<Class>CoreDataClassSet` typealias; 15 writes plain imports.
+    ///   - namespace: For `codable`: an enum to declare the structs in, so that several models' records share a
+    ///     module.
+    ///   - displayPath: The path the headers name (default: the file the model was read from).
+    public static func generate(_ file: ModelFile, language: Language, xcodeVersion: Int = 26, namespace: String? = nil,
+                                displayPath: String? = nil) -> Output {
         let loaded = file.loaded
         let source = ModelCodeSource(path: displayPath ?? loaded.file.path, versionName: loaded.versionName)
-        let language = ModelCodeLanguage(rawValue: options.language.rawValue) ?? .swift
         let code = ModelCodeWriter.generate(loaded.model, source: source, options: ModelCodeOptions(
-            language: language, xcodeVersion: options.xcodeVersion, namespace: options.namespace))
+            language: ModelCodeLanguage(rawValue: language.rawValue) ?? .swift, xcodeVersion: xcodeVersion,
+            namespace: namespace))
         return Output(files: code.files.map { File(name: $0.name, text: $0.text) }, losses: code.losses)
     }
 

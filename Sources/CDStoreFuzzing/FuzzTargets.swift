@@ -57,8 +57,6 @@ public enum FuzzTargets {
     }
 
     static func useMapping(_ mapping: MappingModel) {
-        _ = mapping.lines
-        _ = mapping.json
         for entityMapping in mapping.entityMappings {
             for property in entityMapping.attributeMappings + entityMapping.relationshipMappings {
                 if let text = property.valueExpression { _ = try? PredicateParser.parseExpression(text) }

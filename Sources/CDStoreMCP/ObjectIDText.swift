@@ -42,16 +42,15 @@ enum HistoryJSON {
     /// The most changes one transaction lists; more are counted under `changes_total`.
     static let maximumChanges = 200
 
-    static func entry(_ entry: HistoryEntry) -> JSONValue {
-        let transaction = entry.transaction
+    static func entry(_ transaction: HistoryTransaction) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("number", .integer(transaction.number))]
         pairs.append(("date", transaction.date.map { JSONValue.string(ObjectJSON.iso8601($0.timeIntervalSinceReferenceDate)) } ?? JSONValue.null))
         pairs.append(("author", transaction.author.map(JSONValue.string) ?? .null))
         pairs.append(("bundle_id", transaction.bundleID.map(JSONValue.string) ?? .null))
         pairs.append(("process_id", transaction.processID.map(JSONValue.string) ?? .null))
         pairs.append(("context", transaction.contextName.map(JSONValue.string) ?? .null))
-        pairs.append(("changes_total", .integer(Int64(entry.changes.count))))
-        pairs.append(("changes", .array(entry.changes.prefix(maximumChanges).map { change in
+        pairs.append(("changes_total", .integer(Int64(transaction.changes.count))))
+        pairs.append(("changes", .array(transaction.changes.prefix(maximumChanges).map { change in
             var fields: [(String, JSONValue)] = [
                 ("type", .string(change.type.description)), ("entity", .string(change.entity)),
                 ("object", .string(change.objectID.description)),

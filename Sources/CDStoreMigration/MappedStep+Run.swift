@@ -17,15 +17,6 @@ package struct MappedObjectCount: Sendable, Equatable {
     package var created: Int
     /// Source objects of its entity left behind (the filter rejected them, or nothing takes them).
     package var leftBehind: Int
-
-    /// The plan's line for it.
-    package var line: String {
-        guard let mapping else {
-            return "  !! \(sourceEntity ?? "?"): \(leftBehind) objects dropped — no entity mapping takes them"
-        }
-        return "  \(mapping) (\(sourceEntity ?? "(none)") → \(destinationEntity ?? "(none)")): \(taken) taken, \(created) created, "
-            + "\(leftBehind) left behind"
-    }
 }
 
 /// A source object for a mapping's expressions: its attribute values by name.

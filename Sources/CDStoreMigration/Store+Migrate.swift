@@ -65,23 +65,6 @@ package struct MigrationReport: Sendable {
     /// Things the migration could not do as asked, one sentence each (e.g. a model kept as JSON because its
     /// `Z_MODELCACHE` could not be written).
     package var warnings: [String] = []
-
-    /// The plan: one line per step, then one per change with the number of SQL statements on its tables.
-    package var lines: [String] {
-        var lines: [String] = []
-        for step in steps {
-            let bookkeeping = step.statements.filter { $0.tables.isEmpty }.count
-            let how = step.mappingFile.map { " by mapping model \(URL(fileURLWithPath: $0).lastPathComponent)" } ?? " (inferred)"
-            lines.append("step \(step.from) → \(step.to)\(how): \(step.changes.count) changes, \(step.statements.count) SQL statements"
-                         + (step.renumberedEntities ? " (entities renumbered)" : ""))
-            for count in step.objectCounts { lines.append(count.line) }
-            for (index, change) in step.changes.enumerated() {
-                lines.append("  \(change) — \(step.statementCount(forChange: index)) SQL statements")
-            }
-            lines.append("  Z_PRIMARYKEY and metadata — \(bookkeeping + 1) SQL statements")
-        }
-        return lines
-    }
 }
 
 

@@ -107,17 +107,16 @@ extension StoreBrowser {
             throw BrowseError(.notFound, "this store keeps no persistent history (no ATRANSACTION and ACHANGE tables)")
         }
         let entries = try store.history(after: after, limit: limit)
-        let next = entries.count == limit ? entries.last?.transaction.number : nil
+        let next = entries.count == limit ? entries.last?.number : nil
         let nextURL = next.map { HTML.url(request.wantsJSON ? "/_history.json" : "/_history", [("after", String($0)),
                                           ("limit", limit == BrowseRequest.defaultPageSize ? nil : String(limit))]) }
         if request.wantsJSON {
-            let transactions: [ObjectValue] = entries.map { entry in
-                let t = entry.transaction
-                return .dictionary([
+            let transactions: [ObjectValue] = entries.map { t in
+                .dictionary([
                     ("number", .integer(t.number)), ("timestamp", t.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null),
                     ("author", t.author.map { .string($0) } ?? .null), ("bundleID", t.bundleID.map { .string($0) } ?? .null),
                     ("contextName", t.contextName.map { .string($0) } ?? .null),
-                    ("changes", .array(entry.changes.map { change in
+                    ("changes", .array(t.changes.map { change in
                         .dictionary([("type", .string(change.type.description)), ("entity", .string(change.entity)),
                                      ("object", .string(change.objectID.description)),
                                      ("updatedProperties", change.updatedProperties.map { .array($0.map { .string($0) }) } ?? .null)])
@@ -130,8 +129,7 @@ extension StoreBrowser {
         var body = HTML()
         body.element("h1", "Persistent history")
         body.raw("<table id=\"history\"><thead><tr><th>transaction</th><th>time</th><th>author</th><th>context</th><th>changes</th></tr></thead><tbody>")
-        for entry in entries {
-            let t = entry.transaction
+        for t in entries {
             body.raw("<tr><td class=\"num\">\(t.number)</td><td>")
             body.text(t.date.map { ObjectValue.date($0.timeIntervalSinceReferenceDate).plainText } ?? "")
             body.raw("</td><td>")
@@ -139,7 +137,7 @@ extension StoreBrowser {
             body.raw("</td><td>")
             body.text(t.contextName ?? "")
             body.raw("</td><td>")
-            for (i, change) in entry.changes.enumerated() {
+            for (i, change) in t.changes.enumerated() {
                 if i > 0 { body.raw("<br>") }
                 body.text(change.type.description + " ")
                 body.link(ValueCells.href(change.objectID), "\(change.entity)/p\(change.objectID.primaryKey)")

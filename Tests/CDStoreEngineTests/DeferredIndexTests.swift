@@ -115,7 +115,7 @@ struct DeferredIndexTests {
         let store = try Self.companyStore("DeferredInserter.sqlite")
         let department = try #require(store.model.entity(named: "Department"))
         try store.write { db in
-            var inserter = GraphInserter(store: store, db: db, options: InsertOptions())
+            var inserter = GraphInserter(store: store, db: db, options: InsertSettings())
             let deferred = try DeferredIndexes(tables: ["ZDEPARTMENT", "ZEMPLOYEE"], db: db)
             inserter.deferredIndexes = deferred
             for n in 1...3 { _ = try inserter.insert(Self.department(n).fields, as: department, entityName: nil) }

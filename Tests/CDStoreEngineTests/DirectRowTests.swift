@@ -19,7 +19,7 @@ struct DirectRowTests {
               "relationships": [{"name": "members", "destination": "Person", "inverse": "team", "toMany": true}]}]
             """#)
         let store = try Org.store(model, name: "DirectRow.sqlite")
-        return (try EntityWritePlan(entity: model.entity(named: "Person")!, store: store, options: InsertOptions()), model)
+        return (try EntityWritePlan(entity: model.entity(named: "Person")!, store: store, options: InsertSettings()), model)
     }
 
     static func sortedRow(_ plan: (EntityWritePlan, ManagedObjectModel), _ fields: [(String, InputValue)]) throws

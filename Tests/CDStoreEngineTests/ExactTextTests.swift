@@ -75,7 +75,7 @@ struct ExactTextTests {
         try store.insert([InputRecord(fields: [("code", .string("k\u{0}1")), ("name", .string("Ann"))])], into: "Checked")
         try store.insert([InputRecord(fields: [("code", .string("k\u{0}1")), ("name", .string("Bob"))]),
                           InputRecord(fields: [("code", .string("k\u{0}")), ("name", .string("Cy"))])],
-                         into: "Checked", options: InsertOptions(upsert: true))
+                         into: "Checked", options: InsertSettings(upsert: true))
         let objects = try store.fetch(ObjectFetchRequest(entity: "Checked"))
         #expect(objects.map { $0["code"] } == [.string("k\u{0}1"), .string("k\u{0}")])
         #expect(objects.map { $0["name"] } == [.string("Bob"), .string("Cy")])

@@ -57,7 +57,7 @@ extension Store {
     /// Inserts JSON records into `entity`.
     @discardableResult
     func insertJSON(_ entity: String, _ json: String, upsert: Bool = false, mapping: JSONMapping? = nil) throws -> Int {
-        try insert(try records(json), into: entity, options: InsertOptions(upsert: upsert, mapping: mapping))
+        try insert(try records(json), into: entity, options: InsertSettings(upsert: upsert, mapping: mapping))
     }
 
     /// The value of `key` of every object `request` selects, as text.

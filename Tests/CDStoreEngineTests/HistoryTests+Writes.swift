@@ -24,7 +24,7 @@ extension HistoryTests {
 
     func mine(_ number: Int64, changes: Int) -> HistoryTransaction {
         HistoryTransaction(number: number, timestamp: nil, author: "cdstore", bundleID: nil,
-                           processID: ProcessInfo.processInfo.processName, contextName: nil, changes: changes)
+                           processID: ProcessInfo.processInfo.processName, contextName: nil, changeCount: changes)
     }
 
     func change(_ store: Store, _ number: Int64, _ transaction: Int64, _ type: HistoryChange.ChangeType, _ entity: String,
@@ -142,7 +142,7 @@ extension HistoryTests {
             change(store, 12, 7, .update, "Shelf", 1, updated: ["label", "name"]), change(store, 13, 7, .insert, "Shelf", 50),
         ])
         let summary = try store.insert(try records(#"[{"name": "E"}, {"name": "F", "books": 3}, {"name": "G"}]"#), into: "Shelf",
-                                       options: InsertOptions(skipInvalid: true))
+                                       options: InsertSettings(skipInvalid: true))
         #expect(summary == 2)
         #expect(try store.historyChanges(HistoryQuery(since: .token(7))) == [
             change(store, 14, 8, .insert, "Shelf", 51), change(store, 15, 8, .insert, "Shelf", 52),

@@ -39,7 +39,7 @@ import Testing
         let transactions = try store.historyTransactions()
         #expect(transactions == [HistoryTransaction(number: 1, timestamp: 791478105.826932, author: nil,
                                                     bundleID: "com.apple.dt.xctest.tool", processID: "xctest",
-                                                    contextName: nil, changes: 1)])
+                                                    contextName: nil, changeCount: 1)])
         let changes = try store.historyChanges()
         #expect(changes == [HistoryChange(number: 1, transaction: 1, type: .insert, entity: "CartModel",
                                           objectID: ObjectID(storeUUID: "C2A6F180-A5E4-47ED-ABB7-F14AB955DC76",
@@ -47,16 +47,16 @@ import Testing
                                           updatedProperties: nil, tombstone: nil)])
         #expect(transactions.count == (try Self.count("ATRANSACTION", store)))
         #expect(changes.count == (try Self.count("ACHANGE", store)))
-        #expect(transactions.map(\.changes).reduce(0, +) == changes.count)
+        #expect(transactions.map(\.changeCount).reduce(0, +) == changes.count)
     }
 
     static func expectedTransactions() -> [HistoryTransaction] {
         [HistoryTransaction(number: 1, timestamp: 700000000.5, author: "NSCloudKitMirroringDelegate.import",
-                            bundleID: "com.example.shelves", processID: "Shelves", contextName: "viewContext", changes: 3),
+                            bundleID: "com.example.shelves", processID: "Shelves", contextName: "viewContext", changeCount: 3),
          HistoryTransaction(number: 2, timestamp: 700003600.25, author: "widget", bundleID: "com.example.shelves",
-                            processID: "ShelvesWidget", contextName: nil, changes: 3),
+                            processID: "ShelvesWidget", contextName: nil, changeCount: 3),
          HistoryTransaction(number: 5, timestamp: 700007200, author: "legacy", bundleID: "com.example.old",
-                            processID: "OldApp", contextName: nil, changes: 3)]
+                            processID: "OldApp", contextName: nil, changeCount: 3)]
     }
 
     func expectedChanges(_ store: Store) -> [HistoryChange] {
@@ -105,7 +105,7 @@ import Testing
         #expect(try store.historyTransactions(HistoryQuery(author: "nobody")) == [])
         // An entity: its changes and its sub-entities', and the transactions holding some, counting only those.
         var bookTransactions = all
-        for index in bookTransactions.indices { bookTransactions[index].changes = 1 }
+        for index in bookTransactions.indices { bookTransactions[index].changeCount = 1 }
         #expect(try store.historyTransactions(HistoryQuery(entity: "Book")) == bookTransactions)
         #expect(try store.historyChanges(HistoryQuery(entity: "Book")) == [changes[1], changes[3], changes[7]])
         #expect(try store.historyChanges(HistoryQuery(entity: "Item")) == [changes[1], changes[3], changes[7], changes[8]])

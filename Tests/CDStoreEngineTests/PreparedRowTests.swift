@@ -62,7 +62,7 @@ struct PreparedRowTests {
         }
         var source = ListSource(records)
         let inserted = Counter()
-        let summary = try store.insert(from: &source, into: "Person", options: InsertOptions(onInsert: { _ in inserted.add() }))
+        let summary = try store.insert(from: &source, into: "Person", options: InsertSettings(onInsert: { _ in inserted.add() }))
         #expect(summary == InsertSummary(inserted: 3000, skipped: 0))
         #expect(inserted.count == 3000)
         let managerEntity = try #require(store.layout.entity(named: "Manager")).number
@@ -186,7 +186,7 @@ struct PreparedRowTests {
             """#)
         let store = try Org.store(model, name: "PreparedWhich.sqlite")
         let entity = { (name: String) in try #require(model.entity(named: name)) }
-        let note = try #require(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions()))
+        let note = try #require(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertSettings()))
         let kind = { (item: SourceItem) -> String in
             switch item {
             case .record: "record"
@@ -198,18 +198,18 @@ struct PreparedRowTests {
         #expect(kind(note.prepare(InputRecord(fields: [("txet", .string("a"))]))) == "record", "a key that names nothing")
         #expect(kind(note.prepare(InputRecord(fields: [("text", .string("a")), ("size", .string("big"))]))) == "record",
                 "a value that does not convert")
-        let tag = try #require(try RecordPreparer(entity: try entity("Tag"), store: store, options: InsertOptions()))
+        let tag = try #require(try RecordPreparer(entity: try entity("Tag"), store: store, options: InsertSettings()))
         #expect(kind(tag.prepare(InputRecord(fields: [("name", .string("t"))]))) == "graph", "a uniqueness lookup stays with the writer")
-        let shape = try #require(try RecordPreparer(entity: try entity("Shape"), store: store, options: InsertOptions()))
+        let shape = try #require(try RecordPreparer(entity: try entity("Shape"), store: store, options: InsertSettings()))
         #expect(kind(shape.prepare(InputRecord(fields: [("name", .string("s"))]))) == "record", "an abstract entity")
-        #expect(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertOptions(skipInvalid: true)) == nil)
+        #expect(try RecordPreparer(entity: try entity("Note"), store: store, options: InsertSettings(skipInvalid: true)) == nil)
     }
 
     /// A department's nested employees each get their row; one the model refuses is left to the writing thread.
     @Test func nestedObjectsArePreparedInTheRecordsShape() throws {
         let store = try DeferredIndexTests.companyStore("PreparedNested.sqlite")
         let department = try #require(store.model.entity(named: "Department"))
-        let preparer = try #require(try RecordPreparer(entity: department, store: store, options: InsertOptions()))
+        let preparer = try #require(try RecordPreparer(entity: department, store: store, options: InsertSettings()))
         let record = DeferredIndexTests.department(1, employees: 3, email: { $0 == 102 ? "not-an-email" : "e\($0)@x.example" })
         guard case .graph(_, let rows) = preparer.prepare(record) else {
             Issue.record("the department is not prepared")

@@ -116,7 +116,7 @@ struct ReadAheadTests {
         var source = NumberedSource(count: 2000, skippable: [5, 1500])
         let skipped = NumberedSource.Reads()
         let summary = try store.insert(from: &source, into: "Person",
-                                       options: InsertOptions(skipInvalid: true, onSkip: { _ in skipped.add() }))
+                                       options: InsertSettings(skipInvalid: true, onSkip: { _ in skipped.add() }))
         #expect(summary == InsertSummary(inserted: 1998, skipped: 2))
         #expect(skipped.count == 2)
         #expect(source.number == 2000, "the caller's source is left where the reader left it")

@@ -89,8 +89,8 @@ struct StoreVerifyTests {
         }
         let reopened = try Store.open(at: store.path, model: model)
         #expect(try reopened.repair() == [
-            StoreRepair(kind: .maxPrimaryKey, subject: "Party", message: "Z_MAX 1 → 3, the largest Z_PK in ZPARTY"),
-            StoreRepair(kind: .maxPrimaryKey, subject: "Project", message: "Z_MAX 0 → 1, the largest Z_PK in ZPROJECT"),
+            VerifyProblem(kind: .maxPrimaryKey, subject: "Party", message: "Z_MAX 1 → 3, the largest Z_PK in ZPARTY"),
+            VerifyProblem(kind: .maxPrimaryKey, subject: "Project", message: "Z_MAX 0 → 1, the largest Z_PK in ZPROJECT"),
         ])
         #expect(try reopened.verify() == [])
         #expect(try reopened.repair() == [])

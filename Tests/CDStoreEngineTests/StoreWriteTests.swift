@@ -157,7 +157,7 @@ struct InsertProgressTests {
         let store = try Store.open(at: try temporaryDirectory().appendingPathComponent("P.sqlite").path, model: model)
         let calls = Calls()
         let records = (0..<5000).map { InputRecord(fields: [("i32", .integer(Int64($0)))]) }
-        try store.insert(records, into: "Item", options: InsertOptions(progress: { calls.add($0) }))
+        try store.insert(records, into: "Item", options: InsertSettings(progress: { calls.add($0) }))
         #expect(calls.all.map(\.records) == [4096, 5000])
         #expect(calls.all.map(\.isFinished) == [false, true])
     }

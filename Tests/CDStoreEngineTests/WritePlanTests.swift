@@ -174,9 +174,9 @@ struct WritePlanTests {
         ]
         var source = SequenceRecordSource(input)
         let summary = try store.insert(from: &source, into: "Employee",
-                                       options: InsertOptions(skipInvalid: true, onSkip: { skipped.all.append($0) }))
+                                       options: InsertSettings(skipInvalid: true, onSkip: { skipped.all.append($0) }))
         #expect(summary == InsertSummary(inserted: 2, skipped: 2))
-        #expect(skipped.all.map(\.description) == [
+        #expect(skipped.all.map { "record \($0.record) (line \($0.line ?? 0)): \($0.error)" } == [
             "record 2 (line 2): entity 'Employee', attribute 'age': 7 is less than the minimum 16",
             "record 3 (line 3): entity 'Employee', attribute 'agee': no such attribute or relationship; did you mean 'age'?",
         ])

@@ -22,8 +22,8 @@ struct CodableRecordsTests {
     static let folder = Corpus.packageRoot.appendingPathComponent("Tests/CDStoreTests/GeneratedRecords")
 
     static func generate(_ namespace: String, _ path: String) throws -> CodeGenerator.Output {
-        CodeGenerator.generate(try ModelFile(contentsOf: Corpus.packageRoot.appendingPathComponent(path).path), displayPath: path,
-                               options: .init(language: .codable, namespace: namespace))
+        CodeGenerator.generate(try ModelFile(contentsOf: Corpus.packageRoot.appendingPathComponent(path).path), language: .codable,
+                               namespace: namespace, displayPath: path)
     }
 
     @Test(arguments: models.map(\.namespace))
@@ -48,7 +48,7 @@ struct CodableRecordsTests {
     @Test func exampleRecordsAreTheGeneratorsOutput() throws {
         let folder = Corpus.packageRoot.appendingPathComponent("Examples/CompanyReport/Sources/CompanyReport/Records")
         let output = CodeGenerator.generate(try ModelFile(contentsOf: Corpus.schemas.appendingPathComponent("Company.json").path),
-                                            displayPath: "Schemas/Company.json", options: .init(language: .codable))
+                                            language: .codable, displayPath: "Schemas/Company.json")
         if ProcessInfo.processInfo.environment["CDSTORE_RECORD_SNAPSHOTS"] == "1" {
             try CodeGenerator.write(output, to: folder, replacing: true)
             return
@@ -130,7 +130,7 @@ struct CodableRecordsTests {
         models += try Corpus.compiledModels()
         var files: [String] = []
         for (index, model) in models.enumerated() {
-            let output = CodeGenerator.generate(try ModelFile(contentsOf: model.path), options: .init(language: .codable, namespace: "Model\(index)"))
+            let output = CodeGenerator.generate(try ModelFile(contentsOf: model.path), language: .codable, namespace: "Model\(index)")
             files += try CodeGenerator.write(output, to: folder).map(\.path)
         }
         #expect(models.count >= 20 && files.count > 100)

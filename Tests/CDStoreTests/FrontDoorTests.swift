@@ -109,3 +109,21 @@ import Testing
                                           limit: 10).isEmpty)
     }
 }
+
+/// `history` gives transactions with their changes, paged by transaction number.
+@Suite struct HistoryValueTests {
+    @Test func eachTransactionComesWithItsChangesAndPagesByItsNumber() throws {
+        let folder = try temporaryDirectory()
+        let model = try HistoryFixture.writeModel(in: folder)
+        let path = folder.appendingPathComponent("History.sqlite").path
+        _ = try CDStore(path: path, model: .path(model), options: [.create])
+        try HistoryFixture.execute(HistoryFixture.tables + HistoryFixture.rows, on: path)
+        let store = try CDStore(path: path, model: .path(model), options: [.readOnly])
+        let all = try store.history(limit: 10)
+        #expect(all.map(\.number) == [1, 2, 5])
+        #expect(all.map(\.changes.count) == [3, 3, 3])
+        #expect(all.allSatisfy { transaction in transaction.changes.allSatisfy { $0.transaction == transaction.number } })
+        let page = try store.history(after: 1, limit: 1)
+        #expect(page.map(\.number) == [2] && page[0].changes == all[1].changes)
+    }
+}

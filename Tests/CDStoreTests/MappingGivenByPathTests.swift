@@ -57,21 +57,21 @@ import Testing
         let discovered = try namesStore("Discovered.sqlite", bundle: bundle)
         let given = try namesStore("Given.sqlite", bundle: alone.bundle)
         let discoveredError = #expect(throws: CDStoreError.self) {
-            try CDStore.migrate(storeAt: discovered, to: .path(bundle.path, version: "MigrationTestNames_3"), options: .init(dryRun: true))
+            try CDStore.migrate(storeAt: discovered, to: .path(bundle.path, version: "MigrationTestNames_3"), dryRun: true)
         }
         let givenError = #expect(throws: CDStoreError.self) {
             try CDStore.migrate(storeAt: given, to: .path(alone.bundle.path, version: "MigrationTestNames_3"),
-                                options: .init(mappingModels: alone.mappings, dryRun: true))
+                                mappingModels: alone.mappings, dryRun: true)
         }
         #expect(discoveredError?.message.contains("cannot run mapping model MigrationTestNames_v2_to_v3.xcmappingmodel") == true)
         #expect(givenError?.message == discoveredError?.message)
         let discoveredPlan = try CDStore.migrate(storeAt: discovered, to: .path(bundle.path, version: "MigrationTestNames_3"),
-                                                 options: .init(dryRun: true, withoutPolicies: true))
+                                                 dryRun: true, withoutPolicies: true)
         let givenPlan = try CDStore.migrate(storeAt: given, to: .path(alone.bundle.path, version: "MigrationTestNames_3"),
-                                            options: .init(mappingModels: alone.mappings, dryRun: true, withoutPolicies: true))
-        #expect(discoveredPlan.lines.first?.hasPrefix(
+                                            mappingModels: alone.mappings, dryRun: true, withoutPolicies: true)
+        #expect(discoveredPlan.summary.first?.hasPrefix(
             "step \"MigrationTestNames_2\" → \"MigrationTestNames_3\" by mapping model MigrationTestNames_v2_to_v3.xcmappingmodel:") == true)
-        #expect(givenPlan.lines == discoveredPlan.lines)
+        #expect(givenPlan.summary == discoveredPlan.summary)
         #expect(givenPlan.warnings.contains(
             "the mapping model MigrationTestNames_v1_to_v2.xcmappingmodel was not used: its source and destination entity "
             + "hashes match no hop of the migration from \"MigrationTestNames_2\""))
@@ -88,8 +88,8 @@ import Testing
             _ = try ctx.insert("CDTest", ["identifier": "7", "field": 3])
         }
         let plan = try CDStore.migrate(storeAt: path, to: .path(alone.bundle.path, version: "MigrationTestNames_1"),
-                                       options: .init(mappingModels: alone.mappings, backup: false))
-        #expect(plan.lines.first?.hasPrefix("step \"MigrationTestNames\" → \"MigrationTestNames_1\" (inferred):") == true)
+                                       mappingModels: alone.mappings, backup: false)
+        #expect(plan.summary.first?.hasPrefix("step \"MigrationTestNames\" → \"MigrationTestNames_1\" (inferred):") == true)
         #expect(plan.warnings == ["MigrationTestNames_v1_to_v2", "MigrationTestNames_v2_to_v3"].map {
             "the mapping model \($0).xcmappingmodel was not used: its source and destination entity hashes match no hop of "
                 + "the migration from \"MigrationTestNames\""
@@ -112,13 +112,13 @@ import Testing
                 }
             }
             let discovered = try CDStore.migrate(storeAt: try mageStore("D\(index).sqlite", bundle: bundle),
-                                                 to: .path(bundle.path, version: "mage-ios-sdk 15"), options: .init(dryRun: true))
+                                                 to: .path(bundle.path, version: "mage-ios-sdk 15"), dryRun: true)
             let given = try CDStore.migrate(storeAt: try mageStore("G\(index).sqlite", bundle: alone.bundle),
                                             to: .path(alone.bundle.path, version: "mage-ios-sdk 15"),
-                                            options: .init(mappingModels: alone.mappings, dryRun: true))
-            #expect(discovered.lines.first?.hasPrefix("step \"\(version)\" → \"mage-ios-sdk 15\" by mapping model Model\(index + 1)To15.xcmappingmodel:") == true,
-                    "\(version): \(discovered.lines.first ?? "")")
-            #expect(given.lines == discovered.lines, "\(version)")
+                                            mappingModels: alone.mappings, dryRun: true)
+            #expect(discovered.summary.first?.hasPrefix("step \"\(version)\" → \"mage-ios-sdk 15\" by mapping model Model\(index + 1)To15.xcmappingmodel:") == true,
+                    "\(version): \(discovered.summary.first ?? "")")
+            #expect(given.summary == discovered.summary, "\(version)")
             #expect(given.warnings.count == 5, "\(version): \(given.warnings)")
         }
     }

@@ -54,15 +54,15 @@ import Testing
     @Test func theMappingModelBesideTheModelKeepsWhatInferenceWouldDrop() throws {
         let path = try booksStore(model: Self.plus.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld"))
         let dry = try CDStore.migrate(storeAt: path, to: .path(Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path),
-                                      options: .init(dryRun: true))
+                                      dryRun: true)
         #expect(dry.isDryRun && dry.warnings.isEmpty)
-        #expect(Array(dry.lines.prefix(3)) == [
+        #expect(Array(dry.summary.prefix(3)) == [
             "step the model in Z_MODELCACHE [\"\"] → \"Model\" by mapping model Model_1_0_to_1_1.xcmappingmodel: 5 changes, 6 SQL statements",
             "  BookToBook (Book → Book): 2 taken, 2 created, 0 left behind",
             "  AuthorToAuthor (Author → Author): 2 taken, 2 created, 0 left behind",
         ])
         let plan = try CDStore.migrate(storeAt: path, to: .path(Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path))
-        #expect(plan.lines == dry.lines)
+        #expect(plan.summary == dry.summary)
         #expect(plan.backupPath != nil)
         try checkBooks(path, model: Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld"))
     }
@@ -82,8 +82,8 @@ import Testing
             .write(to: mappingFile, atomically: true, encoding: .utf8)
         let path = try booksStore(model: copy.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld"))
         let target = CDStore.Model.path(copy.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path)
-        let plan = try CDStore.migrate(storeAt: path, to: target, options: .init(dryRun: true))
-        #expect(plan.lines.contains("  BookToBook (Book → Book): 1 taken, 1 created, 1 left behind"))
+        let plan = try CDStore.migrate(storeAt: path, to: target, dryRun: true)
+        #expect(plan.summary.contains("  BookToBook (Book → Book): 1 taken, 1 created, 1 left behind"))
         _ = try CDStore.migrate(storeAt: path, to: target)
         let store = try CDStore(path: path, model: target, options: [.readOnly])
         #expect(try store.read { try $0.fetch("Book").map { $0.string("title") } } == ["One"])
@@ -96,9 +96,9 @@ import Testing
         }
         let path = try booksStore(model: folder.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld"))
         let plan = try CDStore.migrate(storeAt: path, to: .path(folder.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path),
-                                       options: .init(mappingModels: [Self.plus.appendingPathComponent("Model_1_0_to_1_1.cdm_precompiled").path],
-                                                      backup: false))
-        #expect(plan.lines.first?.contains("by mapping model Model_1_0_to_1_1.cdm_precompiled") == true)
+                                       mappingModels: [Self.plus.appendingPathComponent("Model_1_0_to_1_1.cdm_precompiled").path],
+                                                      backup: false)
+        #expect(plan.summary.first?.contains("by mapping model Model_1_0_to_1_1.cdm_precompiled") == true)
         try checkBooks(path, model: folder.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld"))
     }
 
@@ -150,7 +150,7 @@ import Testing
     @Test func withoutPoliciesRunsTheDefaultPolicyAndWarnsOncePerMapping() throws {
         let path = try walStore()
         let model = CDStore.Model.path(Self.polite.appendingPathComponent("MigrationTestNames.xcdatamodeld").path, version: "MigrationTestNames_2")
-        let plan = try CDStore.migrate(storeAt: path, to: model, options: .init(withoutPolicies: true, backup: false))
+        let plan = try CDStore.migrate(storeAt: path, to: model, withoutPolicies: true, backup: false)
         #expect(plan.warnings == ["entity mapping 'CDTestToCDTest' of MigrationTestNames_v1_to_v2.xcmappingmodel: ran the default "
                                   + "NSEntityMigrationPolicy without policy class V1_to_V2_MigrationPolicy, $entityPolicy "
                                   + "\"changeIdentifierType:\" for 'identifier'"])
@@ -173,8 +173,8 @@ import Testing
                 _ = try ctx.insert("TestEntity", ["identifier": "12"])
             }
         }
-        let plan = try CDStore.migrate(storeAt: path, to: .path(bundle, version: "MigrationTestIds_2"), options: .init(backup: false))
-        #expect(plan.lines.first?.contains("by mapping model Model_v1_to_v2_ids.xcmappingmodel") == true)
+        let plan = try CDStore.migrate(storeAt: path, to: .path(bundle, version: "MigrationTestIds_2"), backup: false)
+        #expect(plan.summary.first?.contains("by mapping model Model_v1_to_v2_ids.xcmappingmodel") == true)
         let store = try CDStore(path: path, model: .path(bundle, version: "MigrationTestIds_2"), options: [.readOnly])
         try store.read { ctx throws in
             #expect(try ctx.fetch("TestEntity").map { $0.int64("identifier") }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [7, 12])
@@ -195,13 +195,13 @@ import Testing
                 _ = try ctx.insert("Location", ["remoteId": "loc1", "type": "Feature"])
             }
         }
-        let plan = try CDStore.migrate(storeAt: path, to: .path(bundle), options: .init(backup: false))
-        let steps = plan.lines.filter { $0.hasPrefix("step ") }
+        let plan = try CDStore.migrate(storeAt: path, to: .path(bundle), backup: false)
+        let steps = plan.summary.filter { $0.hasPrefix("step ") }
         #expect(steps.count == 2)
         #expect(steps.first?.hasPrefix("step \"mage-ios-sdk\" → \"mage-ios-sdk 15\" by mapping model Model1To15.xcmappingmodel:") == true)
         #expect(steps.last?.hasPrefix("step \"mage-ios-sdk 15\" → \"mage-ios-sdk 22\" (inferred):") == true)
-        #expect(plan.lines.contains("  !! Location: 1 objects dropped — no entity mapping takes them"))
-        #expect(plan.lines.contains("  LayerToLayer (Layer → Layer): 1 taken, 1 created, 0 left behind"))
+        #expect(plan.summary.contains("  !! Location: 1 objects dropped — no entity mapping takes them"))
+        #expect(plan.summary.contains("  LayerToLayer (Layer → Layer): 1 taken, 1 created, 0 left behind"))
         let store = try CDStore(path: path, model: .path(bundle), options: [.readOnly])
         try store.read { ctx throws in
             let layers = try ctx.fetch("Layer")
@@ -212,5 +212,28 @@ import Testing
             #expect(observations.map { $0.date("timestamp") } == [Date(timeIntervalSinceReferenceDate: 610_000_000)])
             #expect(try ctx.count("Location") == 0)
         }
+    }
+}
+
+/// Mapping models as values (`mapping show` and `mapping infer` print them).
+@Suite struct MappingModelValueTests {
+    @Test func aShippedMappingModelReadsAsEntityMappingsWithTheirExpressions() throws {
+        let mapping = try MappingModel(contentsOf: MappingMigrationTests.plus.appendingPathComponent("Model_1_0_to_1_1.xcmappingmodel").path)
+        #expect(mapping.format == .xcmapping)
+        #expect(mapping.entityMappings.map(\.name) == ["BookToBook", "AuthorToAuthor"])
+        let author = try #require(mapping.entityMappings.last)
+        #expect(author.type == .transform && author.sourceEntityName == "Author" && author.destinationEntityName == "Author")
+        #expect(author.relationshipMappings.first { $0.name == "authoredBooks" }?.valueExpression
+                == #"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "BookToBook", $source.books)"#)
+    }
+
+    @Test func inferenceHasNoSourceForARenameWithoutAnIdentifier() throws {
+        let plus = MappingMigrationTests.plus
+        let mapping = try MappingModel.inferred(from: .path(plus.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld").path),
+                                                to: .path(plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path))
+        #expect(mapping.format == .inferred)
+        let author = try #require(mapping.entityMappings.first { $0.name == "AuthorToAuthor" })
+        let authored = try #require(author.relationshipMappings.first { $0.name == "authoredBooks" })
+        #expect(authored.valueExpression == nil)
     }
 }

@@ -20,7 +20,7 @@ struct VerifyTests {
         let store = try CDStore(path: fixture.path, model: .path(CompanyFixture.modelPath))
         let problems = try store.verify()
         #expect(problems.map(\.kind) == [.maxPrimaryKey] && problems.map(\.severity) == [.problem], "\(problems)")
-        #expect(try store.repair().map(\.description) == ["repaired: maxPrimaryKey: Employee: Z_MAX 1 → 4, the largest Z_PK in ZEMPLOYEE"])
+        #expect(try store.repair().map(\.description) == ["maxPrimaryKey: Employee: Z_MAX 1 → 4, the largest Z_PK in ZEMPLOYEE"])
         #expect(try store.verify() == [])
         #expect(try store.repair() == [])
     }

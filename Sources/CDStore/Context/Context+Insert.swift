@@ -47,28 +47,7 @@ extension CDStore.Context {
             case .assignments(let texts):
                 source = SequenceRecordSource([try RecordInput.record(fromAssignments: texts)])
             }
-            let resolved = try options.resolvingKeyMapping(store.model, baseDirectory: folder)
-            return try store.insert(from: &source, into: entity, options: resolved)
+            return try store.insert(from: &source, into: entity, options: try options.settings(store.model, baseDirectory: folder))
         }
-    }
-}
-
-extension InsertOptions {
-    /// These options with their key mapping read: the model's (``usesModelKeyMapping``) overridden by the file's
-    /// (``keyMappingFile``, whose `"files"` folders are relative to `baseDirectory`).
-    func resolvingKeyMapping(_ model: ManagedObjectModel, baseDirectory: URL) throws -> InsertOptions {
-        guard usesModelKeyMapping || keyMappingFile != nil else { return self }
-        var mapping = usesModelKeyMapping ? JSONMapping.fromModel(model) : JSONMapping()
-        if let keyMappingFile {
-            guard let data = FileManager.default.contents(atPath: keyMappingFile.path) else {
-                var error = CDStoreError(.invalidInput, "cannot read the key mapping \(keyMappingFile.path)")
-                error.input = .mapping
-                throw error
-            }
-            mapping = mapping.overridden(by: try JSONMapping.fromFile(data, model: model, baseDirectory: baseDirectory))
-        }
-        var options = self
-        options.mapping = mapping.isEmpty ? nil : mapping
-        return options
     }
 }

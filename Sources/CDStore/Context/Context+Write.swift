@@ -61,7 +61,7 @@ extension CDStore.Context {
     package func insert(records: [InputRecord], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
         let collected = IDCollector()
         _ = try perform(writing: true) {
-            try store.insert(records, into: entity, options: InsertOptions(upsert: upsert, onInsert: collected.add))
+            try store.insert(records, into: entity, options: InsertSettings(upsert: upsert, onInsert: collected.add))
         }
         return collected.ids
     }

@@ -109,18 +109,17 @@ struct DiffCommand: ParsableCommand {
     /// Runs the diff; true when the objects differ.
     private func compare() throws -> Bool {
         let (pathA, pathB) = if let b { (a!, b) } else { (storeOptions.storePath!, a!) }
-        var options = CDStore.ComparisonSettings(entities: Self.list(entity), ignored: Self.list(ignore), tolerance: tolerance)
-        if predicate != nil {
-            options.criteria = try PredicateOptions.criteria(predicate, arguments: arguments, variables: variables)
-        }
+        let criteria = predicate == nil ? nil : try PredicateOptions.criteria(predicate, arguments: arguments, variables: variables)
+        var keys: [String: [String]] = [:]
         for spec in key {
             let (name, attributes) = Self.parseKey(spec)!
-            options.keys[name] = attributes
+            keys[name] = attributes
         }
         let sides = DiffSides(storeOptions: storeOptions)
         defer { sides.removeTemporaryFiles() }
         let (a, b) = try sides.open(pathA, model: modelA, pathB, model: modelB)
-        let diff = try a.compare(with: b, options: options)
+        let diff = try a.compare(with: b, entities: Self.list(entity), matching: criteria, keys: keys,
+                                 ignoring: Self.list(ignore), tolerance: tolerance)
         for note in DiffPrinter.notes(planned: diff.plannedEntities, ran: []) { FileHandle.standardError.write(Data((note + "\n").utf8)) }
         let output = TextOutput.standardOutput()
         let comparisons = try DiffPrinter(format: format, output: output).print(diff)

@@ -91,14 +91,14 @@ struct HistoryCommand: ParsableCommand {
             var after = token
             while true {
                 let page = try library.history(after: after, since: date, author: author, entity: entity, limit: 1000)
-                for entry in page {
+                for transaction in page {
                     if changes {
-                        for change in entry.changes { writer.write(printer.record(change)) }
+                        for change in transaction.changes { writer.write(printer.record(change)) }
                     } else {
-                        writer.write(printer.record(entry.transaction))
+                        writer.write(printer.record(transaction))
                     }
                 }
-                guard page.count == 1000, let last = page.last?.transaction.number else { break }
+                guard page.count == 1000, let last = page.last?.number else { break }
                 after = last
             }
             writer.finish()
@@ -119,7 +119,7 @@ struct HistoryPrinter {
         return [("transaction", .integer(transaction.number)), ("timestamp", transaction.date.map { .date($0.timeIntervalSinceReferenceDate) } ?? .null),
                 ("author", text(transaction.author)), ("bundleID", text(transaction.bundleID)),
                 ("processID", text(transaction.processID)), ("contextName", text(transaction.contextName)),
-                ("changes", .integer(Int64(transaction.changes)))]
+                ("changes", .integer(Int64(transaction.changes.count)))]
     }
 
     func record(_ change: HistoryChange) -> [(String, ObjectValue)] {

@@ -126,7 +126,7 @@ struct VerifyCommand: ParsableCommand {
         let findings = try options.withStore(create: false) { store in
             let library = store
             if repair {
-                for change in try library.repair() { print(change.description) }
+                for repaired in try library.repair() { print("repaired: \(repaired.kind.rawValue): \(repaired.subject): \(repaired.message)") }
             }
             return try library.verify()
         }

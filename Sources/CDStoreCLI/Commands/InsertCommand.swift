@@ -110,7 +110,7 @@ struct InsertCommand: ParsableCommand {
 
 /// Prints each record an insert left out on standard error, as it is left out.
 final class SkipReport: Sendable {
-    func report(_ skipped: SkippedRecord) {
+    func report(_ skipped: CDStoreError) {
         Console.warn("skipped \(skipped)")
     }
 }

@@ -47,7 +47,7 @@ struct MappingShowCommand: ParsableCommand {
     func run() throws {
         let output = TextOutput.standardOutput()
         defer { output.close() }
-        output.line(try CDStore.describeMappingModel(at: path, json: format == .json))
+        MappingDescription.write(try MappingModel(contentsOf: path), as: format, to: output)
     }
 }
 
@@ -86,7 +86,7 @@ struct MappingInferCommand: ParsableCommand {
     func run() throws {
         let output = TextOutput.standardOutput()
         defer { output.close() }
-        output.line(try CDStore.describeInferredMapping(from: .path(from, version: fromVersion), to: .path(to, version: toVersion),
-                                                        json: format == .json))
+        let mapping = try MappingModel.inferred(from: .path(from, version: fromVersion), to: .path(to, version: toVersion))
+        MappingDescription.write(mapping, as: format, to: output)
     }
 }

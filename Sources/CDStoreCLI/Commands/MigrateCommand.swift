@@ -59,16 +59,16 @@ struct MigrateCommand: ParsableCommand {
         if storeOptions.readOnly && !dryRun {
             throw CLIError.usage("--read-only: nothing can be migrated (use --dry-run to see the plan)")
         }
-        let plan = try CDStore.migrate(storeAt: path, to: .file(loaded), options: .init(
-            mappingModels: mappings, dryRun: dryRun, withoutPolicies: withoutPolicies, backup: !storeOptions.noBackup))
+        let plan = try CDStore.migrate(storeAt: path, to: .file(loaded), mappingModels: mappings, dryRun: dryRun,
+                                       withoutPolicies: withoutPolicies, backup: !storeOptions.noBackup)
         for warning in plan.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let output = TextOutput.standardOutput()
         defer { output.close() }
-        if plan.isUpToDate {
+        if plan.steps.isEmpty {
             output.line("the store already matches the model; nothing to migrate")
             return
         }
-        for line in plan.lines { output.line(line) }
+        for line in MigrationPlanText.lines(plan) { output.line(line) }
         if dryRun {
             output.line("dry run: the store was not changed")
         } else {

@@ -57,8 +57,8 @@ struct ModelGenerateCommand: ParsableCommand {
     func run() throws {
         let loaded = try model.load()
         let displayPath = model.path ?? model.sourceOptions.model ?? loaded.path
-        let generated = CodeGenerator.generate(loaded, displayPath: displayPath, options: .init(
-            language: CodeGenerator.Language(rawValue: language.rawValue)!, xcodeVersion: xcode, namespace: namespace))
+        let generated = CodeGenerator.generate(loaded, language: CodeGenerator.Language(rawValue: language.rawValue)!,
+                                               xcodeVersion: xcode, namespace: namespace, displayPath: displayPath)
         for loss in generated.losses { Console.write("lost: " + loss) }
         let directory = URL(fileURLWithPath: output)
         let existing = Set(generated.files.map(\.name).filter {

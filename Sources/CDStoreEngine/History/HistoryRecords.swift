@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// try store.forEachHistoryTransaction(HistoryQuery(since: .token(41))) { transaction in
-///     print(transaction.number, transaction.author ?? "-", transaction.changes)
+///     print(transaction.number, transaction.author ?? "-", transaction.changeCount)
 /// }
 /// ```
 ///
@@ -26,18 +26,21 @@ public struct HistoryTransaction: Sendable, Equatable {
     /// `NSManagedObjectContext.name` of the context that saved.
     public var contextName: String?
     /// How many changes the transaction holds (only those of the queried entity when the query names one).
-    public var changes: Int
+    package var changeCount: Int
+    /// The transaction's changes, in order (only those of the queried entity when the query names one); empty
+    /// where only the transaction was read.
+    public var changes: [HistoryChange] = []
 
     /// Creates a transaction record.
     package init(number: Int64, timestamp: Double?, author: String?, bundleID: String?, processID: String?,
-                contextName: String?, changes: Int) {
+                contextName: String?, changeCount: Int) {
         self.number = number
         self.timestamp = timestamp
         self.author = author
         self.bundleID = bundleID
         self.processID = processID
         self.contextName = contextName
-        self.changes = changes
+        self.changeCount = changeCount
     }
 
     /// When the transaction was saved (`ZTIMESTAMP`, seconds since 2001-01-01T00:00:00Z, as a `Date`).

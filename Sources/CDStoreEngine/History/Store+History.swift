@@ -153,7 +153,7 @@ struct HistoryReader {
         let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
             try body(HistoryTransaction(number: row[0], timestamp: row[1], author: row[2], bundleID: row[3], processID: row[4],
-                                        contextName: row[5], changes: row[6]))
+                                        contextName: row[5], changeCount: row[6]))
         }
     }
 

@@ -2,29 +2,10 @@ import CDStoreModel
 import Foundation
 internal import GRDB
 
-/// One change ``Store/repair()`` made.
-public struct StoreRepair: Sendable, Equatable, CustomStringConvertible {
-    /// The kind of problem repaired (the ``VerifyProblem/kind`` `verify` reported it under).
-    public var kind: VerifyProblem.Kind
-    /// The entity (or table) concerned.
-    public var subject: String
-    /// What was changed, from what to what.
-    public var message: String
-
-    /// A repair of `kind` on `subject`.
-    package init(kind: VerifyProblem.Kind, subject: String, message: String) {
-        self.kind = kind
-        self.subject = subject
-        self.message = message
-    }
-
-    public var description: String { "repaired: \(kind.rawValue): \(subject): \(message)" }
-}
-
 extension Store {
     /// Fixes the bookkeeping of the store that is purely mechanical — derived from the rows themselves, so that
-    /// there is exactly one right value — in one transaction, and returns what it changed (empty when nothing
-    /// needed it).
+    /// there is exactly one right value — in one transaction, and returns the problems it repaired, each message
+    /// saying what changed from what to what (empty when nothing needed it).
     ///
     /// That is one thing: `Z_PRIMARYKEY.Z_MAX` of an entity hierarchy below the largest `Z_PK` of its table
     /// (rows another tool inserted without counting them) is raised to that key, as Core Data's own inserts keep
@@ -38,9 +19,9 @@ extension Store {
     ///
     /// - Throws: ``StoreError`` with code `readOnly` for a store open read-only, `modelInferred` without the
     ///   model, or what SQLite reports (the transaction is then rolled back).
-    package func repair() throws -> [StoreRepair] {
+    package func repair() throws -> [VerifyProblem] {
         try write { db in
-            var repairs: [StoreRepair] = []
+            var repairs: [VerifyProblem] = []
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             for root in layout.entities where root.superNumber == 0 && tables.contains(root.table) {
                 guard let zMax = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
@@ -49,8 +30,8 @@ extension Store {
                       let largest = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(root.table)"),
                       largest > zMax else { continue }
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", arguments: [largest, root.number])
-                repairs.append(StoreRepair(kind: .maxPrimaryKey, subject: root.name,
-                                           message: "Z_MAX \(zMax) → \(largest), the largest Z_PK in \(root.table)"))
+                repairs.append(VerifyProblem(kind: .maxPrimaryKey, subject: root.name,
+                                             message: "Z_MAX \(zMax) → \(largest), the largest Z_PK in \(root.table)"))
             }
             return repairs
         }

@@ -10,9 +10,9 @@ import Foundation
 /// defaults is filled in as momc fills it (see ``MappingModelReader``).
 ///
 /// Core Data equivalent: `NSMappingModel`.
-package struct MappingModel: Sendable, Equatable {
+public struct MappingModel: Sendable, Equatable {
     /// Which of the two forms the file was.
-    package enum Format: String, Sendable, Equatable {
+    public enum Format: String, Sendable, Equatable {
         case xcmapping
         case cdm
         /// Worked out from two models (`cdstore mapping infer`), not read from a file.
@@ -20,11 +20,11 @@ package struct MappingModel: Sendable, Equatable {
     }
 
     /// `NSEntityMappingType`, with its raw numbers.
-    package enum MappingType: Int, Sendable, Equatable, CaseIterable {
+    public enum MappingType: Int, Sendable, Equatable, CaseIterable {
         case undefined = 0, custom = 1, add = 2, remove = 3, copy = 4, transform = 5
 
         /// The name Xcode's mapping editor shows (and `xcmapping.xml` stores as `mappingtypename`).
-        package var name: String {
+        public var name: String {
             switch self {
             case .undefined: "Undefined"
             case .custom: "Custom"
@@ -43,13 +43,13 @@ package struct MappingModel: Sendable, Equatable {
     }
 
     /// One destination property and the expression that gives its value.
-    package struct PropertyMapping: Sendable, Equatable {
+    public struct PropertyMapping: Sendable, Equatable {
         /// The destination property.
-        package var name: String
+        public var name: String
         /// The value expression (NSExpression format text); nil when the property gets no value (its default).
-        package var valueExpression: String?
+        public var valueExpression: String?
         /// Whether the expression is the one momc generates (not edited in Xcode).
-        package var isGenerated: Bool
+        public var isGenerated: Bool
 
         package init(name: String, valueExpression: String?, isGenerated: Bool) {
             self.name = name
@@ -59,26 +59,31 @@ package struct MappingModel: Sendable, Equatable {
     }
 
     /// One `NSEntityMapping`.
-    package struct EntityMapping: Sendable, Equatable {
+    public struct EntityMapping: Sendable, Equatable {
         /// The mapping's name, as `destinationInstancesForEntityMappingNamed:` names it ("BookToBook").
-        package var name: String
-        package var sourceEntityName: String?
-        package var destinationEntityName: String?
+        public var name: String
+        /// The entity whose objects the mapping takes; nil for an Add mapping.
+        public var sourceEntityName: String?
+        /// The entity whose objects the mapping creates; nil for a Remove mapping.
+        public var destinationEntityName: String?
         /// `NSEntityMapping.sourceEntityVersionHash` (only the compiled form records it).
-        package var sourceEntityVersionHash: [UInt8]?
-        package var destinationEntityVersionHash: [UInt8]?
+        public var sourceEntityVersionHash: [UInt8]?
+        /// `NSEntityMapping.destinationEntityVersionHash` (only the compiled form records it).
+        public var destinationEntityVersionHash: [UInt8]?
         /// The type, as compiled: an xcmapping's "Undefined" is Add without a source, Remove without a
         /// destination, and Transform with both, as momc compiles it.
-        package var type: MappingType
+        public var type: MappingType
         /// `NSEntityMapping.entityMigrationPolicyClassName`; nil for the default `NSEntityMigrationPolicy`.
-        package var policyClassName: String?
+        public var policyClassName: String?
         /// The filter on source objects (`sourcefilterpredicatestring`, or the predicate string of the compiled
         /// source expression); nil means every object (`TRUEPREDICATE`).
-        package var filterPredicate: String?
+        public var filterPredicate: String?
         /// The source expression as Core Data prints it; nil for a mapping without a source.
-        package var sourceExpression: String?
-        package var attributeMappings: [PropertyMapping]
-        package var relationshipMappings: [PropertyMapping]
+        public var sourceExpression: String?
+        /// The destination's attributes and their value expressions.
+        public var attributeMappings: [PropertyMapping]
+        /// The destination's relationships and their value expressions.
+        public var relationshipMappings: [PropertyMapping]
 
         package init(name: String, sourceEntityName: String?, destinationEntityName: String?, type: MappingType,
                      policyClassName: String? = nil, filterPredicate: String? = nil,
@@ -95,14 +100,16 @@ package struct MappingModel: Sendable, Equatable {
         }
     }
 
-    /// The file read.
-    package var file: String
-    package var format: Format
-    /// Where Xcode had the source and destination model versions (xcmapping only; paths on the author's disk).
-    package var sourceModelPath: String?
-    package var destinationModelPath: String?
+    /// The file read ("inferred" for a mapping worked out from two models).
+    public var file: String
+    /// Which form the mapping came from.
+    public var format: Format
+    /// Where Xcode had the source model version (xcmapping only; a path on the author's disk).
+    public var sourceModelPath: String?
+    /// Where Xcode had the destination model version (xcmapping only; a path on the author's disk).
+    public var destinationModelPath: String?
     /// The entity mappings, in the order the migration manager runs them.
-    package var entityMappings: [EntityMapping]
+    public var entityMappings: [EntityMapping]
 
     package init(file: String, format: Format, sourceModelPath: String? = nil, destinationModelPath: String? = nil,
                  entityMappings: [EntityMapping]) {

@@ -11,7 +11,7 @@ internal import GRDB
 struct GraphInserter {
     let store: Store
     let db: Database
-    let options: InsertOptions
+    let options: InsertSettings
     /// How relationships are stored (the same value ``plans`` describes edges with).
     let storage: RelationshipStorage
     /// The write plans and relationship edges, made once per entity.
@@ -41,7 +41,7 @@ struct GraphInserter {
     /// stack in a debug build: 200 nested managers overflowed the 8 MiB main thread of `cdstore insert`.
     static let nestingLimit = 100
 
-    init(store: Store, db: Database, options: InsertOptions) {
+    init(store: Store, db: Database, options: InsertSettings) {
         self.store = store
         self.db = db
         self.options = options
@@ -52,7 +52,7 @@ struct GraphInserter {
 
     var model: ManagedObjectModel { store.model }
 
-    /// Input keys ignored under ``InsertOptions/unknownKeys``, for the summary.
+    /// Input keys ignored under ``InsertSettings/unknownKeys``, for the summary.
     var ignoredKeys: IgnoredKeyTally { plans.ignoredKeys }
 
     /// The tables this insert wrote objects into.

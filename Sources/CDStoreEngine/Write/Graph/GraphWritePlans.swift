@@ -6,10 +6,10 @@ internal import GRDB
 /// record names.
 struct GraphWritePlans {
     let store: Store
-    let options: InsertOptions
+    let options: InsertSettings
     /// How relationships are stored in this store's tables.
     let storage: RelationshipStorage
-    /// Input keys ignored under ``InsertOptions/unknownKeys``, for the summary.
+    /// Input keys ignored under ``InsertSettings/unknownKeys``, for the summary.
     let ignoredKeys = IgnoredKeyTally()
     private var plans: [String: EntityWritePlan] = [:]
     /// The plan used last: records of one input are mostly of one entity.
@@ -18,7 +18,7 @@ struct GraphWritePlans {
     /// 15 k instructions, which a graph load would otherwise pay for every object.
     private var edges: [String: [String: RelationshipStorage.Edge]] = [:]
 
-    init(store: Store, options: InsertOptions) {
+    init(store: Store, options: InsertSettings) {
         self.store = store
         self.options = options
         storage = RelationshipStorage(model: store.model, layout: store.layout, storeUUID: store.metadata.uuid)

@@ -152,7 +152,7 @@ final class EntityWritePlan {
     /// Parameters of the INSERT: Z_PK, Z_ENT, Z_OPT, the columns, the direct to-ones' columns.
     let parameterCount: Int
 
-    init(entity: Entity, store: Store, options: InsertOptions, ignoredKeys: IgnoredKeyTally? = nil) throws {
+    init(entity: Entity, store: Store, options: InsertSettings, ignoredKeys: IgnoredKeyTally? = nil) throws {
         switch options.unknownKeys {
         case .ignored: self.ignoredKeys = ignoredKeys ?? IgnoredKeyTally()
         case .refused: self.ignoredKeys = nil

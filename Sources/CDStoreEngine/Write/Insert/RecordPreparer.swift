@@ -74,7 +74,7 @@ final class RecordPreparer: @unchecked Sendable {
     /// A preparer for records of `entity`, or nil when none could be prepared: the records are read through a
     /// JSON mapping (which reads keys and files its own way), or invalid records are skipped one by one (each in its
     /// own savepoint, its rules checked as it is stored).
-    init?(entity: Entity, store: Store, options: InsertOptions) throws {
+    init?(entity: Entity, store: Store, options: InsertSettings) throws {
         guard options.mapping == nil, !options.skipInvalid else { return nil }
         // Keys that name nothing fail preparation instead of being counted here: the writing thread counts them.
         var refusing = options

@@ -8,7 +8,7 @@ extension Store {
     /// with every object nested in them, all in one transaction: either everything is stored or nothing is.
     /// Returns the number of records stored. See ``insert(from:into:options:)``.
     @discardableResult
-    package func insert(_ records: some Sequence<InputRecord>, into entityName: String, options: InsertOptions = .init()) throws -> Int {
+    package func insert(_ records: some Sequence<InputRecord>, into entityName: String, options: InsertSettings = .init()) throws -> Int {
         var source = SequenceRecordSource(records)
         return try insert(from: &source, into: entityName, options: options).inserted
     }
@@ -20,9 +20,9 @@ extension Store {
     /// object ID (`x-coredata://…/Entity/p3`), `{"_ref": {"name": "Ann"}}` (the one existing object with those
     /// attribute values) or null; a to-many relationship an array of those. Missing attributes take the model's
     /// default. Every record is converted and validated against the model before the transaction commits:
-    /// attribute rules, uniqueness constraints (merged into the existing object with ``InsertOptions/upsert``),
+    /// attribute rules, uniqueness constraints (merged into the existing object with ``InsertSettings/upsert``),
     /// relationship optionality and counts. The first invalid record stops the insert and nothing is written, unless
-    /// ``InsertOptions/skipInvalid`` is set: then each invalid record is rolled back alone and reported, and its
+    /// ``InsertSettings/skipInvalid`` is set: then each invalid record is rolled back alone and reported, and its
     /// relationship rules are checked as soon as it is stored rather than at the end.
     ///
     /// Memory stays flat in the number of records: nothing is kept per new object.
@@ -38,7 +38,7 @@ extension Store {
     /// the rows (``DeferredIndexes``).
     @discardableResult
     package func insert<Source: RecordSource>(from source: inout Source, into entityName: String,
-                                              options: InsertOptions = .init()) throws -> InsertSummary {
+                                              options: InsertSettings = .init()) throws -> InsertSummary {
         let entity = try resolveEntity(entityName)
         guard let size = source.position.totalBytes, size >= BulkLoadSettings.readAheadBytes, BulkLoadSettings.readsAhead else {
             return try insert(items: { try source.next().map(SourceItem.record) }, position: { source.position },
@@ -59,7 +59,7 @@ extension Store {
     /// the input has been read. A bulk insert builds the plain indexes of tables it starts empty after their rows
     /// (``DeferredIndexes``; not while skipping invalid records, whose rules are checked record by record).
     private func insert(items nextItem: () throws -> SourceItem?, position: () -> InputPosition, into entity: Entity,
-                        options: InsertOptions, isBulk: Bool) throws -> InsertSummary {
+                        options: InsertSettings, isBulk: Bool) throws -> InsertSummary {
         return try write { db in
             var inserter = GraphInserter(store: self, db: db, options: options)
             if isBulk && !options.skipInvalid && BulkLoadSettings.defersIndexes {
@@ -68,9 +68,9 @@ extension Store {
             let validation = GraphValidation(store: self, db: db)
             var summary = InsertSummary(inserted: 0, skipped: 0)
             var number = 0
-            func skip(_ line: Int?, _ reason: String) {
+            func skip(_ line: Int?, _ error: StoreError) {
                 summary.skipped += 1
-                options.onSkip?(SkippedRecord(record: number, line: line, reason: reason))
+                options.onSkip?(SkippedRecord(record: number, line: line, error: error))
             }
             // A record as read (with its objects' rows when they were prepared), in a savepoint of its own when invalid
             // records are skipped.
@@ -91,7 +91,7 @@ extension Store {
                         var located = error
                         located.record = nil
                         located.line = nil
-                        skip(record.line, located.description)
+                        skip(record.line, located)
                     }
                 } else {
                     let object: ObjectRef
@@ -113,7 +113,7 @@ extension Store {
                     number += 1
                 } catch let error as SkippableRecordError where options.skipInvalid && error.isSkippable {
                     number += 1
-                    skip(error.line, error.message)
+                    skip(error.line, StoreError(.invalidInput, error.message))
                     continue
                 }
                 switch item {
