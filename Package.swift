@@ -12,7 +12,8 @@ import PackageDescription
 //                        persistent history, verification
 //   CDStoreMigration   — migrating a store to another model version: inferred mappings, mapping models, the steps
 //   CDStoreComparison  — comparing two stores object by object (`cdstore diff`)
-//   CDStoreIO          — reading JSON, NDJSON, CSV and graph documents as records; exporting graphs
+//   CDStoreIO          — the record formats: reading JSON, NDJSON, CSV and graph documents as records, and writing
+//                        rows straight from SQLite as JSON, NDJSON and CSV (the output encoders)
 //   CDStore            — the library, `import CDStore`: its public API is the one front door
 //   CDStoreSwiftData   — `import CDStoreSwiftData`: the Swift source reader as a public value
 // Clients, built on the two products' public API only: `packageAccess: false` keeps `package` declarations out of
@@ -90,7 +91,9 @@ let package = Package(
         .target(
             name: "CDStoreComparison",
             dependencies: ["CDStoreModel", "CDStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "CDStoreIO", dependencies: ["CDStoreJSON", "CDStoreEngine"]),
+        .target(
+            name: "CDStoreIO",
+            dependencies: ["CDStoreJSON", "CDStoreModel", "CDStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "CDStore",
             dependencies: [
@@ -159,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "CDStoreEngineTests",
             dependencies: [
-                "CDStoreJSON", "CDStoreEngine", "CDStoreMigration", "CDStoreComparison", "CDStoreSwiftSource",
+                "CDStoreJSON", "CDStoreEngine", "CDStoreMigration", "CDStoreComparison", "CDStoreIO", "CDStoreSwiftSource",
                 "CDStoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "CDStoreTests", dependencies: ["CDStore", "CDStoreSwiftData", "CDStoreTestSupport"]),

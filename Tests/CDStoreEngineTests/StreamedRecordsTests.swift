@@ -1,5 +1,6 @@
 import CDStoreModel
 import CDStoreEngine
+import CDStoreIO
 import CDStoreTestSupport
 import Foundation
 import GRDB

@@ -1,3 +1,4 @@
+import CDStoreIO
 import CDStoreJSON
 import CDStoreModel
 import CDStoreEngine

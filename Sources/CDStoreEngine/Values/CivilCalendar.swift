@@ -4,9 +4,9 @@ import CDStoreJSON
 /// Foundation's `Calendar` is slow on a hot path (it dominated large imports) and switches to the Julian
 /// calendar before 1582; ISO 8601 is proleptic Gregorian. These are Howard Hinnant's `days_from_civil` and
 /// `civil_from_days`, exact inverses of each other for every representable year.
-enum CivilCalendar {
+package enum CivilCalendar {
     /// Days from 1970-01-01 to year-month-day.
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    @inlinable package static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -16,7 +16,7 @@ enum CivilCalendar {
     }
 
     /// Year, month and day of the day `days` after 1970-01-01.
-    static func date(days: Int) -> (year: Int, month: Int, day: Int) {
+    @inlinable package static func date(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -29,7 +29,7 @@ enum CivilCalendar {
     }
 
     /// The number of days in `month` of `year`.
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -38,5 +38,5 @@ enum CivilCalendar {
     }
 
     /// Seconds from 1970-01-01 to Core Data's reference date 2001-01-01.
-    static let referenceOffset = 978_307_200
+    package static let referenceOffset = 978_307_200
 }

@@ -1,7 +1,7 @@
 /// Composite attribute values as objects: the element values a fetch reads under their paths (`home.city`,
 /// `home.street`) folded into one dictionary value `home` (`{"city": …, "street": …}`), placed where the first
 /// element was. A nil composite is `null`: Core Data keeps no flag for it, only every element column NULL, so a
-/// composite whose elements are all NULL reads as nil (as the streamed export, ``RecordEncoder``, prints it).
+/// composite whose elements are all NULL reads as nil (as the streamed export, CDStoreIO's `RecordEncoder`, prints it).
 /// Attribute names never contain a dot, so a dotted name is always an element path.
 /// A SwiftData enum's raw value arrives under the property's own name (``Attribute/recordAttributes``), so it
 /// stays the value itself.

@@ -79,7 +79,7 @@ package enum ValueText {
     /// every date written with at most milliseconds; otherwise the fewest digits, up to 15, that do, so that a
     /// stored date with a sub-millisecond part survives export and import (docs/decisions/0007-exact-values.md).
     /// The test is ``DateParsing/seconds(whole:fraction:width:)``, the function the parser reads with.
-    static func secondAndFraction(_ value: Double) -> (seconds: Double, fraction: Int, width: Int) {
+    package static func secondAndFraction(_ value: Double) -> (seconds: Double, fraction: Int, width: Int) {
         let millis = (value * 1000).rounded()
         var seconds = (millis / 1000).rounded(.down)
         var ms = millis - seconds * 1000

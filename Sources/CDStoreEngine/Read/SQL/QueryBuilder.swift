@@ -9,18 +9,18 @@ internal import GRDBSQLite
 package struct QueryBuilder {
     let model: ManagedObjectModel
     let layout: StoreLayout
-    let entity: Entity
-    let entityLayout: EntityLayout
+    package let entity: Entity
+    package let entityLayout: EntityLayout
     let request: ObjectFetchRequest
     /// Attributes selected, with their column, for the requested entity and every sub-entity it includes.
     let selected: [(attribute: Attribute, column: String)]
     /// Attribute names of each concrete entity number, in output order.
-    let attributesByEntity: [Int: (name: String, attributes: [Attribute])]
+    package let attributesByEntity: [Int: (name: String, attributes: [Attribute])]
     /// Per concrete entity number, its attributes with their result column: worked out once, not per row.
-    let valueColumns: [Int: [(attribute: Attribute, position: Int)]]
+    package let valueColumns: [Int: [(attribute: Attribute, position: Int)]]
     package let condition: SQLFragment
     /// Where Binary values kept outside the store live (`.<store>_SUPPORT/_EXTERNAL_DATA`).
-    let externalData: ExternalDataLocation?
+    package let externalData: ExternalDataLocation?
     package let order: [String]
     /// Values bound in ``order`` (after the condition's).
     package let orderArguments: [DatabaseValue]
@@ -171,7 +171,7 @@ package struct QueryBuilder {
         }
     }
 
-    func selectStatement() -> SQLFragment {
+    package func selectStatement() -> SQLFragment {
         let columns = (["t.Z_PK", "t.Z_ENT"] + selected.map { "t.\($0.column)" }).joined(separator: ", ")
         return SQLFragment("SELECT \(columns) FROM \(table) t WHERE \(condition.sql) ORDER BY \(order.joined(separator: ", "))"
                            + window, condition.arguments + orderArguments)

@@ -99,7 +99,7 @@ struct ObjectLookup {
 
 extension Store {
     /// The URI of the object `ref` names.
-    func objectID(_ ref: ObjectRef) -> ObjectID {
+    package func objectID(_ ref: ObjectRef) -> ObjectID {
         ObjectID(storeUUID: metadata.uuid, entity: layout.entity(number: ref.entityNumber)?.name ?? "#\(ref.entityNumber)",
                  primaryKey: ref.pk)
     }

@@ -1,3 +1,4 @@
+import CDStoreEngine
 import CDStoreJSON
 /// How ``Store/writeRecords(_:style:to:)`` frames the records it streams: the syntax of one record and the
 /// bytes around and between records. The framing is the caller's (a JSON array, a graph document, NDJSON, a

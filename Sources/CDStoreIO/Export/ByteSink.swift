@@ -1,3 +1,4 @@
+import CDStoreEngine
 import CDStoreJSON
 /// Where streamed output goes: a file, standard output, memory. The record encoder hands over its buffer in
 /// large blocks, so a sink needs no buffering of its own for throughput.

@@ -1,3 +1,4 @@
+import CDStoreEngine
 import CDStoreJSON
 import Foundation
 
