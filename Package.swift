@@ -34,7 +34,6 @@ let package = Package(
         .library(name: "CDStore", targets: ["CDStore"]),
         // SwiftData sources as models: `import CDStoreSwiftData` (brings swift-syntax).
         .library(name: "CDStoreSwiftData", targets: ["CDStoreSwiftData"]),
-        .library(name: "CDStoreCLI", targets: ["CDStoreCLI"]),
         // For app packages: seed stores built from a target's `NAME.seed` folders at build time, and code from a model
         // (`swift package cdstore-generate`); both run the `cdstore` program.
         .plugin(name: "CDStoreSeedPlugin", targets: ["CDStoreSeedPlugin"]),

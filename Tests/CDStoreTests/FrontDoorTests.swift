@@ -127,3 +127,27 @@ import Testing
         #expect(page.map(\.number) == [2] && page[0].changes == all[1].changes)
     }
 }
+
+/// `compare(with:…)`: objects matched by key across two stores, with the settings as parameters.
+@Suite struct StoreComparisonValueTests {
+    @Test func aChangedSalaryIsTheOneDifferenceAndIgnoringItLeavesNone() throws {
+        let before = try CompanyFixture(), after = try CompanyFixture()
+        let updated = try after.store.write { ctx in
+            try ctx.update("Employee", matching: .equal("firstName", "Bo"), set: ["salary": 70_000])
+        }
+        #expect(updated == 1)
+        var differences: [ObjectDifference] = []
+        let comparison = try before.store.compare(with: after.store, entities: ["Employee"], matching: .greaterThan("age", 30),
+                                                  ignoring: ["department"])
+        // Employee's sub-entity comes with it; both are keyed by Employee's uniqueness constraint.
+        #expect(comparison.plannedEntities.map(\.entity) == ["Employee", "Manager"] && comparison.modelChanges.isEmpty)
+        #expect(comparison.plannedEntities.allSatisfy { $0.key == .uniquenessConstraint(["employeeNumber"]) })
+        let counts = try comparison.run { differences.append($0) }
+        #expect(counts.map(\.changed) == [1, 0] && counts.map(\.same) == [2, 0])
+        #expect(differences.map(\.change) == [.changed])
+        #expect(differences.first?.fields.map(\.name) == ["salary"])
+        #expect(differences.first?.fields.first.map { "\($0.a.plainText) → \($0.b.plainText)" } == "65000 → 70000")
+        let ignoring = try before.store.compare(with: after.store, entities: ["Employee"], ignoring: ["department", "salary"])
+        #expect(try ignoring.run().allSatisfy { !$0.differs })
+    }
+}

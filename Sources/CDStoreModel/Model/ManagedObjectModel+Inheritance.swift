@@ -9,7 +9,7 @@ extension ManagedObjectModel {
     }
 
     /// The direct parent of `entity`, if it has one and it exists.
-    public func parent(of entity: Entity) -> Entity? {
+    package func parent(of entity: Entity) -> Entity? {
         entity.parentName.flatMap { self.entity(named: $0) }
     }
 
@@ -31,7 +31,7 @@ extension ManagedObjectModel {
     }
 
     /// The direct sub-entities of `entity`, sorted by name case-insensitively as Core Data numbers them.
-    public func subentities(of entity: Entity) -> [Entity] {
+    package func subentities(of entity: Entity) -> [Entity] {
         (index.children[entity.name] ?? []).map { entities[$0] }.filter { $0.name != entity.name }
             .sorted { $0.name.caseInsensitiveOrder($1.name) }
     }

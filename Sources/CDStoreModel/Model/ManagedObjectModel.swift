@@ -7,7 +7,7 @@
 ///
 /// ## Topics
 /// - ``entities``, ``entity(named:)``
-/// - Inheritance: ``parent(of:)``, ``root(of:)``, ``subentities(of:)``, ``attributes(of:)``, ``relationships(of:)``
+/// - Inheritance: ``ancestors(of:)``, ``subtree(of:)``, ``attributes(of:)``, ``relationships(of:)``
 public struct ManagedObjectModel: Sendable, Equatable {
     /// The entities, in file order.
     public var entities: [Entity] { didSet { index = EntityIndex(entities) } }
