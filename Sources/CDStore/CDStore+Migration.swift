@@ -31,21 +31,8 @@ extension CDStore {
             public var objectCounts: [MappedObjects]
         }
 
-        /// What one entity mapping did with the objects of its source entity.
-        public struct MappedObjects: Sendable, Equatable {
-            /// The entity mapping; nil for a source entity no mapping takes (its objects are dropped).
-            public var mapping: String?
-            /// The entity whose objects the mapping took.
-            public var sourceEntity: String?
-            /// The entity whose objects it created.
-            public var destinationEntity: String?
-            /// Source objects the mapping took (its filter passed).
-            public var taken: Int
-            /// Destination objects it created.
-            public var created: Int
-            /// Source objects of its entity left behind (the filter rejected them, or nothing takes them).
-            public var leftBehind: Int
-        }
+        /// What one entity mapping did with the objects of its source entity: taken, created, left behind.
+        public typealias MappedObjects = CDStoreMigration.MappedObjectCount
 
         /// The hops, in order; empty when the store already matched the model.
         public let steps: [Step]
@@ -144,10 +131,7 @@ extension CDStore.MigrationPlan {
                  statementCount: step.statements.count,
                  bookkeepingStatementCount: step.statements.filter { $0.tables.isEmpty }.count,
                  renumbersEntities: step.renumberedEntities,
-                 objectCounts: step.objectCounts.map {
-                     MappedObjects(mapping: $0.mapping, sourceEntity: $0.sourceEntity, destinationEntity: $0.destinationEntity,
-                                   taken: $0.taken, created: $0.created, leftBehind: $0.leftBehind)
-                 })
+                 objectCounts: step.objectCounts)
         }
         warnings = report.warnings
         backupPath = report.backupPath

@@ -6,17 +6,19 @@ internal import GRDB
 
 /// What one entity mapping did with the objects of its source entity (or, for `mapping == nil`, what happened to
 /// objects no mapping takes).
-package struct MappedObjectCount: Sendable, Equatable {
+public struct MappedObjectCount: Sendable, Equatable {
     /// The entity mapping; nil for a source entity no mapping names (its objects are dropped).
-    package var mapping: String?
-    package var sourceEntity: String?
-    package var destinationEntity: String?
+    public var mapping: String?
+    /// The entity whose objects the mapping took.
+    public var sourceEntity: String?
+    /// The entity whose objects it created.
+    public var destinationEntity: String?
     /// Source objects the mapping takes (its filter passed).
-    package var taken: Int
+    public var taken: Int
     /// Destination objects it creates.
-    package var created: Int
+    public var created: Int
     /// Source objects of its entity left behind (the filter rejected them, or nothing takes them).
-    package var leftBehind: Int
+    public var leftBehind: Int
 }
 
 /// A source object for a mapping's expressions: its attribute values by name.
