@@ -41,7 +41,7 @@ BENCH_PACKAGES := sqlite3 wrk hyperfine
 # The library's public declarations (Scripts/public-api.sh): the check fails past this many, on one without a doc
 # comment, or when they differ from the frozen baseline docs/api/public-api.txt. The limit is the baseline's count,
 # a ratchet: the 1.0 target is 300 (docs/decisions/0015-library-1.0.md says what stands in the way).
-PUBLIC_API_LIMIT ?= 591
+PUBLIC_API_LIMIT ?= 597
 ROWS ?= 1000000
 RUNS ?= 3
 

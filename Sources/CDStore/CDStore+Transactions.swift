@@ -10,7 +10,7 @@ extension CDStore {
     ///
     /// ```swift
     /// let (count, first) = try store.read { ctx in
-    ///     (try ctx.count("Employee"), try ctx.fetchOne("Employee", sort: ["lastName"]))
+    ///     (try ctx.count("Employee"), try ctx.fetchOne("Employee", matching: Criteria.all.sorted(by: ["lastName"])))
     /// }
     /// ```
     ///

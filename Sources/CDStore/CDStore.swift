@@ -19,7 +19,8 @@ import Foundation
 ///                                 "department": deptID])
 /// }
 /// let names = try store.read { ctx in
-///     try ctx.fetch("Employee", where: "age >= %@", 30, sort: ["lastName"]).map { $0.get("firstName", as: String.self) }
+///     try ctx.fetch("Employee", matching: Criteria.greaterThanOrEqual("age", 30).sorted(by: ["lastName"]))
+///         .map { $0.get("firstName", as: String.self) }
 /// }
 /// ```
 ///

@@ -12,10 +12,10 @@ import Foundation
 /// do {
 ///     try store.write { ctx in try ctx.insert("Employee", ["firstName": "Ann", "age": 12]) }
 /// } catch let error as CDStoreError where error.code == .validation {
-///     print(error.entity, error.property, error.coreDataCode)   // Employee, age, 1620
+///     print(error.entity ?? "", error.property ?? "", error.coreDataCode ?? 0)   // Employee age 1620
+/// } catch CDStoreError.Code.constraintViolation {
+///     // matched by code alone
 /// }
-/// // or, by code alone:
-/// } catch CDStoreError.Code.constraintViolation { … }
 /// ```
 ///
 /// `description` is one line: `entity 'Employee', attribute 'age': 12 is less than the minimum 16`.

@@ -13,7 +13,7 @@ import Foundation
 ///     public var firstName: String
 ///     public var department: ObjectID?
 /// }
-/// let seniors = try ctx.fetch(Employee.self, where: "age >= %@", 50, sort: ["lastName"])
+/// let seniors = try ctx.fetch(Employee.self, matching: Criteria.greaterThanOrEqual("age", 50).sorted(by: ["lastName"]))
 /// let id = try ctx.insert(Employee(firstName: "Bo", department: sales))
 /// ```
 ///
@@ -21,21 +21,6 @@ import Foundation
 public protocol EntityRecord {
     /// The name of the entity whose objects the type holds.
     static var entityName: String { get }
-}
-
-extension CDStore.Context {
-    /// Inserts `record` as a new object of its entity (or, with `upsert`, into the object a uniqueness constraint
-    /// matches) and returns its ID. Same as ``insert(_:into:upsert:)`` with `into: T.entityName`.
-    @discardableResult
-    public func insert<T: EntityRecord & Encodable>(_ record: T, upsert: Bool = false) throws -> ObjectID {
-        try insert([record], into: T.entityName, upsert: upsert)[0]
-    }
-
-    /// Inserts `records` as new objects of their entity, all or none, and returns their IDs in order.
-    @discardableResult
-    public func insert<T: EntityRecord & Encodable>(_ records: [T], upsert: Bool = false) throws -> [ObjectID] {
-        try insert(records, into: T.entityName, upsert: upsert)
-    }
 }
 
 /// A stored value as itself: generated records hold Transformable values (arrays, dictionaries, strings,

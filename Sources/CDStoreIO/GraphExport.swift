@@ -2,17 +2,18 @@ import CDStoreJSON
 import CDStoreEngine
 import Foundation
 
-/// Writes a store's objects as the documents ``GraphInput`` reads back: the JSON graph document (every object
-/// under its own entity, with `_id` and its relationships as object IDs) or NDJSON lines that name their entity.
+/// A store's objects as the documents an import reads back (`importGraph(from:progress:)`): the JSON graph
+/// document (every object under its own entity, with `_id` and its relationships as object IDs) or NDJSON lines
+/// that name their entity.
 ///
 /// ```swift
-/// let sink = try FileSink(path: "graph.json")
-/// let count = try GraphExport.write(store, as: .document, to: sink)
-/// try sink.close()
+/// let out = try FileHandle(forWritingTo: url)
+/// let count = try store.read { ctx in
+///     try ctx.exportGraph(as: .document) { bytes in try out.write(contentsOf: bytes) }
+/// }
 /// ```
 ///
-/// Objects are streamed from one statement per entity (``Store/writeRecords(_:style:to:progress:)``): memory
-/// stays flat whatever the number of objects.
+/// Objects are streamed from one statement per entity: memory stays flat whatever the number of objects.
 public enum GraphExport {
     /// The shape of a whole-graph export.
     public enum Shape: Sendable {

@@ -3,15 +3,17 @@ import CDStoreModel
 import CDStoreEngine
 import Foundation
 
-/// Turns insert input — JSON, NDJSON, CSV or `KEY=VALUE` arguments — into records.
-///
-/// Files and standard input are read as a stream: ``reader(_:format:)`` gives a ``RecordSource`` that parses one
-/// record at a time from a ``ByteStream``, so a bulk insert holds one chunk of input, not the whole of it.
+/// Insert input — JSON, NDJSON, CSV or `KEY=VALUE` arguments — as records; ``Format`` names the layout of a file
+/// or text an insert reads.
 ///
 /// ```swift
-/// var source = RecordInput.reader(try ByteStream(path: "people.ndjson"), format: .ndjson)
-/// while let record = try source.next() { … }
+/// try store.write { ctx in
+///     try ctx.insert(.file(URL(fileURLWithPath: "people.csv"), format: .csv), into: "Person")
+/// }
 /// ```
+///
+/// Files and standard input are read as a stream, parsed one record at a time, so a bulk insert holds one chunk
+/// of input, not the whole of it.
 public enum RecordInput {
     /// How the input text is laid out.
     public enum Format: String, Sendable {

@@ -71,7 +71,7 @@ struct ServerFixture {
     var server: BrowseServer {
         let model = store.model
         return BrowseServer(store: store, host: "127.0.0.1", port: 0, modelDiagram: {
-            Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><!-- \(try model.diagram(.dot).count) bytes of DOT --></svg>".utf8)
+            Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><!-- \(try model.diagram().dot().count) bytes of DOT --></svg>".utf8)
         })
     }
 

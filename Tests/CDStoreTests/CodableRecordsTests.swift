@@ -116,6 +116,18 @@ struct CodableRecordsTests {
         }
     }
 
+    /// A record type that is no `EntityRecord` needs the entity named, and nothing is inserted without one.
+    @Test func insertingARecordOfNoEntityAsksForInto() throws {
+        struct Visitor: Codable { var firstName: String }
+        let fixture = try CompanyFixture()
+        let error = #expect(throws: CDStoreError.self) {
+            try fixture.store.write { ctx in try ctx.insert(Visitor(firstName: "Eve")) }
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.hasSuffix("names no entity: pass into: \"Entity\", or make it an EntityRecord") == true)
+        #expect(try fixture.store.read { ctx in try ctx.count("Employee") } == 4)
+    }
+
     /// The corpus models' records (every bundle's current version and the compiled models), type-checked together
     /// against the CDStore module of this build.
     @Test func corpusRecordsTypeCheck() throws {

@@ -34,7 +34,7 @@ import Testing
         Row(.equal("age", 30) && .equal("name", "Ann") && .greaterThan("salary", 10), #"age == 30 AND name == "Ann" AND salary > 10"#),
         Row(.equal("age", 30) || .equal("age", 40), "age == 30 OR age == 40"),
         Row(!.equal("age", 30), "NOT age == 30"),
-        Row(.not(.equal("age", 30)), "NOT age == 30"),
+        Row(!(.equal("age", 30) && .equal("name", "Ann")), #"NOT (age == 30 AND name == "Ann")"#),
         Row(.and([.equal("a", 1), .or([.equal("b", 2), .equal("c", 3)])]), "a == 1 AND (b == 2 OR c == 3)"),
     ]
 
@@ -67,5 +67,15 @@ import Testing
     @Test func formatCriteria() throws {
         let criteria = try Criteria("ANY employees.age > %@", 50)
         #expect(criteria.predicate?.format == "ANY employees.age > 50")
+    }
+
+    /// The example of the Predicates article prints what the article says.
+    @Test func theArticlesCriteriaPrintAsItSays() {
+        let criteria = (Criteria.greaterThanOrEqual("age", 30)
+            && .equal("department.name", "R&D")
+            && !.equal("email", nil))
+            .sorted(by: ["-salary", "lastName"])
+            .limit(20)
+        #expect(criteria.description == #"age >= 30 AND department.name == "R&D" AND NOT email == nil sorted by -salary,lastName limit 20"#)
     }
 }

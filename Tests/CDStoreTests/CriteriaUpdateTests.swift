@@ -3,7 +3,7 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// `update(_:matching:assignments:dryRun:)`: what `cdstore update` calls, expressions and a dry run included.
+/// `update(_:matching:set:assignments:dryRun:)`: what `cdstore update` calls, values and expressions in one statement, and a dry run.
 @Suite struct CriteriaUpdateTests {
     @Test func expressionsUpdateTheObjectsTheCriteriaFilter() throws {
         let fixture = try CompanyFixture()
@@ -41,6 +41,39 @@ import Testing
             }
         }
         #expect(bad?.code == .unknownName && bad?.input == .assignments)
+    }
+}
+
+extension CriteriaUpdateTests {
+    @Test func valuesAndExpressionsChangeTheSameObjectsInOneCall() throws {
+        let fixture = try CompanyFixture()
+        let changed = try fixture.store.write { ctx in
+            try ctx.update("Employee", matching: .equal("department.name", "R&D"), set: ["age": 50],
+                           assignments: [try UpdateAssignment(parsing: "salary:=salary + 1000")])
+        }
+        #expect(changed == 3)
+        let rows = try fixture.store.read { ctx in
+            try ctx.fetch("Employee", matching: Criteria.equal("department.name", "R&D").sorted(by: ["employeeNumber"]))
+                .map { "\($0.get("age", as: Int.self) ?? -1) \($0.get("salary", as: Double.self) ?? -1)" }
+        }
+        #expect(rows == ["50 73000.0", "50 66000.0", "50 99000.0"])
+    }
+
+    @Test func anAttributeSetBothAsAValueAndByAnAssignmentIsRefusedAndNothingChanges() throws {
+        let fixture = try CompanyFixture()
+        let before = try fixture.store.read { ctx in try ctx.fetch("Employee", matching: .all).map { $0.get("salary", as: Double.self) } }
+        let error = #expect(throws: CDStoreError.self) {
+            try fixture.store.write { ctx in
+                try ctx.update("Employee", matching: .all, set: ["salary": 1],
+                               assignments: [try UpdateAssignment(parsing: "salary:=salary * 2")])
+            }
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.property == "salary")
+        #expect(error?.message == "'salary' is set twice")
+        let after = try fixture.store.read { ctx in try ctx.fetch("Employee", matching: .all).map { $0.get("salary", as: Double.self) } }
+        #expect(after == before)
+        #expect(before.count == 4)
     }
 }
 

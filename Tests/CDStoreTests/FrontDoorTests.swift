@@ -151,3 +151,31 @@ import Testing
         #expect(try ignoring.run().allSatisfy { !$0.differs })
     }
 }
+
+/// `diagram(around:depth:)` gives what is drawn as values; Mermaid and DOT are two ways to write it.
+@Suite struct ModelDiagramValueTests {
+    @Test func aNeighbourhoodHoldsTheEntitiesLinksAndInheritanceDrawn() throws {
+        let model = try ModelFile(contentsOf: CompanyFixture.modelPath).model
+        let diagram = try model.diagram(around: "Manager", depth: 1)
+        // One step: the parent, and the department a manager manages.
+        #expect(diagram.entities.map(\.name) == ["Department", "Employee", "Manager"])
+        #expect(diagram.inheritance.map { "\($0.child) is a \($0.parent)" } == ["Manager is a Employee"])
+        // Each inverse pair is one line, from the entity declared first.
+        #expect(diagram.links.map { "\($0.source).\($0.relationship.name) → \($0.destination).\($0.inverse?.name ?? "-")" }
+                == ["Department.employees → Employee.department", "Department.manager → Manager.managedDepartment"])
+        #expect(diagram.mermaid().hasPrefix("erDiagram\n"))
+        #expect(diagram.dot().hasPrefix("digraph model {"))
+        let whole = try model.diagram()
+        #expect(whole.entities.map(\.name) == model.entities.map(\.name))
+        let department = try #require(whole.links.first { $0.source == "Company" && $0.relationship.name == "departments" })
+        #expect(department.destination == "Department" && department.inverse?.name == "company")
+    }
+
+    @Test func anUnknownEntityIsAnUnknownNameWithSuggestions() throws {
+        let model = try ModelFile(contentsOf: CompanyFixture.modelPath).model
+        let error = #expect(throws: CDStoreError.self) { try model.diagram(around: "Employe") }
+        #expect(error?.code == .unknownName)
+        #expect(error?.entity == "Employe")
+        #expect(error?.message.contains("Employee") == true)
+    }
+}

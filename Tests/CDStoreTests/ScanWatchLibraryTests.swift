@@ -82,4 +82,21 @@ import Testing
         #expect(changes[1].updatedProperties == ["pinned"])
         #expect(changes[2].object == nil)
     }
+
+    /// Criteria filter what is handed out: inserts and updates matching after the change, deletes matching before.
+    @Test func aWatcherWithCriteriaHandsOutOnlyTheObjectsTheyFilter() async throws {
+        let path = try temporaryDirectory().appendingPathComponent("Filtered.sqlite").path
+        try Self.makeStore(path, notes: 1, modelFile: try Self.modelFile())
+        let writer = try CDStore(path: path)
+        let watcher = try StoreWatcher(path: path, entities: ["Note"], matching: .equal("pinned", true))
+        var iterator = watcher.makeAsyncIterator()
+        try writer.write { ctx in _ = try ctx.insert("Note", ["title": "plain"]) }
+        try writer.write { ctx in _ = try ctx.insert("Note", ["title": "pinned", "pinned": true]) }
+        let first = try #require(try await iterator.next())
+        #expect(first.kind == .inserted && first.object?.get("title", as: String.self) == "pinned")
+        try writer.write { ctx in _ = try ctx.delete("Note", matching: .equal("title", "plain")) }
+        try writer.write { ctx in _ = try ctx.delete("Note", matching: .equal("title", "pinned")) }
+        let second = try #require(try await iterator.next())
+        #expect(second.kind == .deleted && second.objectID == first.objectID)
+    }
 }

@@ -92,7 +92,7 @@ import Testing
     @Test func upsertMergesIntoTheObjectAConstraintMatches() throws {
         let fixture = try CompanyFixture()
         let merged = try fixture.store.write { ctx throws in
-            try ctx.upsert("Employee", ["employeeNumber": 1, "firstName": "Ann", "lastName": "Moreau-Li"])
+            try ctx.insert("Employee", ["employeeNumber": 1, "firstName": "Ann", "lastName": "Moreau-Li"], upsert: true)
         }
         #expect(merged == fixture.employees["Ann"])
         try fixture.store.read { ctx throws in

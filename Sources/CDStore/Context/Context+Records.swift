@@ -19,13 +19,14 @@ extension CDStore.Context {
     /// non-optional property, is ``CDStoreError/Code/coding`` naming the property. An ``EntityRecord`` type names
     /// its entity itself: `from` defaults to `T.entityName`.
     public func fetch<T: Decodable>(_ type: T.Type, from entity: String? = nil, matching criteria: Criteria = .all) throws -> [T] {
-        try fetch(criteria.request(for: try Self.entityName(of: type, entity))).map { try $0.decode(type) }
+        try fetch(criteria.request(for: try Self.entityName(of: type, entity, argument: "from"))).map { try $0.decode(type) }
     }
 
-    /// The entity a record type is fetched from: the one named, else the type's ``EntityRecord/entityName``.
-    static func entityName<T>(of type: T.Type, _ named: String?) throws -> String {
+    /// The entity a record type is fetched from or inserted into: the one named, else the type's
+    /// ``EntityRecord/entityName``; `argument` is the label that names one (`from`, `into`).
+    static func entityName<T>(of type: T.Type, _ named: String?, argument: String) throws -> String {
         if let named { return named }
         if let record = type as? any EntityRecord.Type { return record.entityName }
-        throw CDStoreError(.invalidInput, "\(T.self) names no entity: pass from: \"Entity\", or make it an EntityRecord")
+        throw CDStoreError(.invalidInput, "\(T.self) names no entity: pass \(argument): \"Entity\", or make it an EntityRecord")
     }
 }

@@ -6,7 +6,8 @@ import CDStoreEngine
 import Foundation
 
 extension CDStore.Context {
-    /// Inserts a new object of `entity` and returns its ID.
+    /// Inserts a new object of `entity` and returns its ID; with `upsert`, puts `values` into the object that has
+    /// the same values for a uniqueness constraint instead, when there is one.
     ///
     /// ```swift
     /// let ann = try ctx.insert("Employee", ["employeeNumber": 7, "firstName": "Ann", "lastName": "Moreau",
@@ -17,42 +18,38 @@ extension CDStore.Context {
     /// existing object (an array of them for a to-many). Missing attributes take the model's default. The
     /// object is validated as Core Data validates on save — required values (``CDStoreError/Code/missingValue``),
     /// ranges, lengths and patterns (``CDStoreError/Code/validation``), uniqueness constraints
-    /// (``CDStoreError/Code/constraintViolation``), relationship counts — and a failure changes nothing.
+    /// (``CDStoreError/Code/constraintViolation``, unless `upsert`), relationship counts — and a failure changes
+    /// nothing.
     ///
-    /// Core Data equivalent: `NSEntityDescription.insertNewObject(forEntityName:into:)`, setting each value.
+    /// Core Data equivalent: `NSEntityDescription.insertNewObject(forEntityName:into:)`, setting each value;
+    /// `upsert` is saving with `NSMergeByPropertyObjectTrumpMergePolicy`.
     @discardableResult
-    public func insert(_ entity: String, _ values: [String: (any ObjectValueConvertible)?]) throws -> ObjectID {
-        try insert(records: [Self.record(values)], into: entity, upsert: false)[0]
+    public func insert(_ entity: String, _ values: [String: (any ObjectValueConvertible)?], upsert: Bool = false) throws -> ObjectID {
+        try insert(records: [Self.record(values)], into: entity, upsert: upsert)[0]
     }
 
-    /// Inserts `values` into the object of `entity` that has the same values for a uniqueness constraint,
-    /// or inserts a new object when there is none; returns the object's ID.
-    ///
-    /// Core Data equivalent: saving with `NSMergeByPropertyObjectTrumpMergePolicy`.
-    @discardableResult
-    public func upsert(_ entity: String, _ values: [String: (any ObjectValueConvertible)?]) throws -> ObjectID {
-        try insert(records: [Self.record(values)], into: entity, upsert: true)[0]
-    }
-
-    /// Inserts an `Encodable` value as a new object of `entity` and returns its ID: each coding key is a property
-    /// name (a key `objectID` is left out), nil optionals take the model's default, ``ObjectID`` values set
-    /// relationships, and nested structs become new related objects.
+    /// Inserts an `Encodable` value as a new object of `entity` (an ``EntityRecord`` names its own: `entity`
+    /// defaults to `T.entityName`) and returns its ID: each coding key is a property name (a key `objectID` is
+    /// left out), nil optionals take the model's default, ``ObjectID`` values set relationships, and nested structs
+    /// become new related objects. With `upsert`, as ``insert(_:_:upsert:)``.
     ///
     /// ```swift
     /// struct Employee: Codable { var employeeNumber: Int; var firstName, lastName: String; var age: Int? }
     /// let id = try ctx.insert(Employee(employeeNumber: 8, firstName: "Bo", lastName: "Li", age: 41), into: "Employee")
     /// ```
     @discardableResult
-    public func insert<T: Encodable>(_ record: T, into entity: String, upsert: Bool = false) throws -> ObjectID {
+    public func insert<T: Encodable>(_ record: T, into entity: String? = nil, upsert: Bool = false) throws -> ObjectID {
         try insert([record], into: entity, upsert: upsert)[0]
     }
 
-    /// Inserts `Encodable` values as new objects of `entity`, in one savepoint (all or none), and returns their
-    /// IDs in order. A failure names the record (1-based) in ``CDStoreError/record``.
+    /// Inserts `Encodable` values as new objects of `entity` (by default `T.entityName`, for an ``EntityRecord``),
+    /// in one savepoint (all or none), and returns their IDs in order. A failure names the record (1-based) in
+    /// ``CDStoreError/record``.
     @discardableResult
-    public func insert<T: Encodable>(_ records: [T], into entity: String, upsert: Bool = false) throws -> [ObjectID] {
+    public func insert<T: Encodable>(_ records: [T], into entity: String? = nil, upsert: Bool = false) throws -> [ObjectID] {
+        let name = try Self.entityName(of: T.self, entity, argument: "into")
         let encoded = try perform { try records.map { InputRecord(fields: try ObjectEncoder.fields(of: $0)) } }
-        return try insert(records: encoded, into: entity, upsert: upsert)
+        return try insert(records: encoded, into: name, upsert: upsert)
     }
 
     /// Inserts store-layer records (JSON values: nested objects, `{"_ref": {…}}` references, object ID strings)

@@ -16,28 +16,31 @@ extension CDStore {
     /// ## Topics
     ///
     /// ### Fetching
-    /// - ``fetch(_:where:_:sort:limit:offset:)``
     /// - ``fetch(_:matching:)``
-    /// - ``fetchOne(_:where:_:sort:)``
+    /// - ``fetchOne(_:matching:)``
     /// - ``object(_:)``
-    /// - ``count(_:where:_:)``
-    /// - ``cursor(_:where:_:sort:limit:offset:)``
+    /// - ``count(_:matching:)``
+    /// - ``cursor(_:matching:)``
     ///
     /// ### Records
-    /// - ``fetch(_:from:where:_:sort:limit:offset:)``
+    /// - ``fetch(_:from:matching:)``
     /// - ``insert(_:into:upsert:)-(T,_,_)``
+    /// - ``insert(_:into:upsert:)-([T],_,_)``
+    /// - ``insert(_:into:options:)``
     ///
     /// ### Writing
-    /// - ``insert(_:_:)``
-    /// - ``upsert(_:_:)``
-    /// - ``update(_:where:_:set:)``
+    /// - ``insert(_:_:upsert:)``
     /// - ``update(_:set:)``
-    /// - ``update(_:matching:assignments:dryRun:)``
+    /// - ``update(_:matching:set:assignments:dryRun:)``
     /// - ``delete(_:)``
     /// - ``delete(_:matching:dryRun:)``
     ///
-    /// ### Projections
-    /// - ``project(_:_:where:_:groupBy:having:_:sort:limit:distinct:)``
+    /// ### Projections and exports
+    /// - ``project(_:_:matching:groupBy:having:distinct:)``
+    /// - ``forEachProjection(_:_:matching:groupBy:having:distinct:columns:_:)``
+    /// - ``export(_:matching:format:header:namingEntity:progress:to:)``
+    /// - ``exportGraph(as:entities:progress:to:)``
+    /// - ``importGraph(from:progress:)``
     public final class Context {
         /// The connection the transaction runs on.
         let store: Store

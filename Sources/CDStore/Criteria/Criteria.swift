@@ -154,12 +154,6 @@ extension Criteria {
     /// Objects matching at least one of `criteria`.
     public static func or(_ criteria: [Criteria]) -> Criteria { combine(criteria, all: false) }
 
-    /// Objects not matching `criteria`.
-    public static func not(_ criteria: Criteria) -> Criteria {
-        var negated = criteria
-        negated.predicate = .not(criteria.predicate ?? .constant(true))
-        return negated
-    }
 
     /// The same filter in this order: `name`, `-name` (descending), `name:ci` (ignoring case), most significant
     /// first; key paths through to-one relationships sort too (`department.name`).
@@ -235,8 +229,12 @@ extension Criteria {
     public static func && (lhs: Criteria, rhs: Criteria) -> Criteria { .and([lhs, rhs]) }
     /// `a || b`: either.
     public static func || (lhs: Criteria, rhs: Criteria) -> Criteria { .or([lhs, rhs]) }
-    /// `!a`: not.
-    public static prefix func ! (criteria: Criteria) -> Criteria { .not(criteria) }
+    /// `!a`: objects not matching `a`.
+    public static prefix func ! (criteria: Criteria) -> Criteria {
+        var negated = criteria
+        negated.predicate = .not(criteria.predicate ?? .constant(true))
+        return negated
+    }
 
     private static func compare(_ keyPath: String, _ op: ComparisonOperator, _ value: (any ObjectValueConvertible)?,
                                 _ options: ComparisonOptions) -> Criteria {

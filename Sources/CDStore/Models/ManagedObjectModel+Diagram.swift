@@ -1,31 +1,27 @@
 import CDStoreModel
 import CDStoreEngine
 
-extension ManagedObjectModel {
-    /// The text forms a model diagram is drawn in.
-    public enum DiagramFormat: String, Sendable, CaseIterable {
-        /// A Mermaid `erDiagram`, which GitHub and many editors draw.
-        case mermaid
-        /// Graphviz DOT: entities as tables of their attributes, inheritance, and relationships with crow's-foot
-        /// cardinalities; `dot -Tsvg` lays it out.
-        case dot
-    }
+/// What a diagram of a model draws; `mermaid()` and `dot()` write it as text.
+public typealias ModelDiagram = CDStoreModel.ModelDiagram
 
-    /// The model (or, with `entity`, the neighbourhood of one entity up to `depth` steps through relationships,
-    /// parents and sub-entities) as diagram text, as `cdstore model diagram` prints it.
+extension ManagedObjectModel {
+    /// What a diagram of the model (or, with `entity`, of the neighbourhood of one entity up to `depth` steps
+    /// through relationships, parents and sub-entities) draws: its entities, relationship lines and inheritance.
     ///
-    /// The library draws no picture itself: it starts no program. Hand DOT to Graphviz's `dot -Tsvg` for SVG.
+    /// ```swift
+    /// let diagram = try model.diagram(around: "Employee", depth: 2)
+    /// try diagram.mermaid().write(toFile: "model.mmd", atomically: true, encoding: .utf8)
+    /// ```
+    ///
+    /// The library draws no picture itself and starts no program: hand ``ModelDiagram/dot()`` to Graphviz's
+    /// `dot -Tsvg` for SVG.
     ///
     /// - Throws: ``CDStoreError/Code/unknownName`` naming `entity`, and the nearest names, when it is not in the model.
-    public func diagram(_ format: DiagramFormat, around entity: String? = nil, depth: Int = 1) throws -> String {
+    public func diagram(around entity: String? = nil, depth: Int = 1) throws -> ModelDiagram {
         if let entity, self.entity(named: entity) == nil {
             throw CDStoreError(.unknownName, "no entity '\(entity)' in the model"
                                + Suggestion.didYouMean(entity, among: entities.map(\.name)), entity: entity)
         }
-        let diagram = try CDStoreError.wrapping { try ModelDiagram(self, around: entity, depth: depth) }
-        return switch format {
-        case .mermaid: diagram.mermaid()
-        case .dot: diagram.dot()
-        }
+        return try CDStoreError.wrapping { try ModelDiagram(self, around: entity, depth: depth) }
     }
 }

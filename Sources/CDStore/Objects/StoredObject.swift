@@ -9,7 +9,7 @@ import Foundation
 /// access by name in constant time.
 ///
 /// ```swift
-/// for employee in try ctx.fetch("Employee", where: "age >= %@", 30) {
+/// for employee in try ctx.fetch("Employee", matching: .greaterThanOrEqual("age", 30)) {
 ///     let name: String? = employee["firstName"]
 ///     let age = employee.get("age", as: Int.self)         // Int?
 ///     let department = employee.related("department")    // ObjectID?

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// for await store in StoreScanner(roots: ["~/Library/Developer/CoreSimulator/Devices"]) {
-///     print(store.app ?? "-", store.path, store.objects)
+///     print(store.app ?? "-", store.path, store.entities.values.reduce(0, +))
 /// }
 /// ```
 ///

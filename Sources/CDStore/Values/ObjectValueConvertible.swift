@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// let age: Int? = employee["age"]
-/// try ctx.fetch("Employee", where: "hiredAt > %@ AND department == %@", someDate, deptID)
+/// try ctx.fetch("Employee", matching: try Criteria("hiredAt > %@ AND department == %@", someDate, deptID))
 /// try ctx.insert("Employee", ["firstName": "Ann", "hiredAt": Date(), "department": deptID])
 /// ```
 ///

@@ -7,7 +7,7 @@ import Foundation
 /// each seen shortly after it is committed (by the app, another process, another `CDStore`).
 ///
 /// ```swift
-/// let watcher = try StoreWatcher(path: "Notes.sqlite", entities: ["Note"], where: "pinned == YES")
+/// let watcher = try StoreWatcher(path: "Notes.sqlite", entities: ["Note"], matching: .equal("pinned", true))
 /// for try await change in watcher {
 ///     print(change.kind, change.objectID, change.updatedProperties ?? [])
 /// }
@@ -20,8 +20,8 @@ import Foundation
 /// objects). Between commits the watcher only asks SQLite, every ``pollInterval``, whether anything was committed
 /// (`PRAGMA data_version`): that costs no read of the tables, and a change is seen within about that interval.
 ///
-/// The watcher never writes to the store; the writer may checkpoint or vacuum it meanwhile. With a predicate,
-/// inserts and updates are handed out for objects that match it after the change, and deletes for objects
+/// The watcher never writes to the store; the writer may checkpoint or vacuum it meanwhile. With criteria,
+/// inserts and updates are handed out for objects that match them after the change, and deletes for objects
 /// that matched before. Cancelling the task that iterates ends the sequence. Iterate a watcher once.
 public final class StoreWatcher: AsyncSequence, @unchecked Sendable {
     /// The store file.
@@ -45,11 +45,12 @@ public final class StoreWatcher: AsyncSequence, @unchecked Sendable {
     ///   - path: The store file.
     ///   - model: The model to read it with; nil for the store's own.
     ///   - entities: The entities whose objects to watch (with their sub-entities); empty for all.
-    ///   - predicate: Only objects matching this predicate (NSPredicate syntax); nil for all.
+    ///   - criteria: Only objects these criteria filter; their order, window and sub-entity choice do not apply
+    ///     (`entities` says which entities are watched).
     ///   - pollInterval: How often to ask whether anything was committed (default 50 ms).
-    /// - Throws: ``CDStoreError`` when the store cannot be opened, an entity is unknown or the predicate is
-    ///   invalid.
-    public init(path: String, model: CDStore.Model? = nil, entities: [String] = [], where predicate: String? = nil,
+    /// - Throws: ``CDStoreError`` when the store cannot be opened, an entity is unknown or the criteria name an
+    ///   unknown key path.
+    public init(path: String, model: CDStore.Model? = nil, entities: [String] = [], matching criteria: Criteria = .all,
                 pollInterval: Duration = .milliseconds(50)) throws {
         self.path = path
         self.pollInterval = pollInterval
@@ -60,9 +61,7 @@ public final class StoreWatcher: AsyncSequence, @unchecked Sendable {
         let tracker = try CDStoreError.wrapping { try ChangeTracker(store: store, entities: entities) }
         self.tracker = tracker
         usesPersistentHistory = tracker.usesHistory
-        self.predicate = try predicate.map { format in
-            try CDStoreError.parsingPredicate(format) { try PredicateParser.parse(format, arguments: []) }
-        }
+        predicate = criteria.predicate
         factory = StoredObjectFactory(model: store.model)
         if let node = self.predicate {
             let concrete = Set(try CDStoreError.wrapping { try store.resolveEntities(entities) })

@@ -41,13 +41,17 @@ struct ModelDiagramCommand: ParsableCommand {
 
     func run() throws {
         let model = try self.model.load().model
-        let text: String
+        let diagram: ModelDiagram
         do {
-            text = try model.diagram(format == .mermaid ? .mermaid : .dot, around: entity, depth: depth)
+            diagram = try model.diagram(around: entity, depth: depth)
         } catch let error as CDStoreError where error.code == .unknownName {
             throw CLIError.input("--entity: " + error.message)
         }
-        let data = format == .svg ? try Graphviz.svg(text) : Data(text.utf8)
+        let data = switch format {
+        case .mermaid: Data(diagram.mermaid().utf8)
+        case .dot: Data(diagram.dot().utf8)
+        case .svg: try Graphviz.svg(diagram.dot())
+        }
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: data) else { throw CLIError.input("cannot write \(output)") }
         } else {

@@ -139,8 +139,7 @@ struct ServeCommand: ParsableCommand {
         let done = DispatchSemaphore(value: 0)
         let storeModel = opened.model
         let diagram: (@Sendable () throws -> [UInt8])? = Graphviz.executable == nil ? nil : { @Sendable () throws -> [UInt8] in
-            let dot = try storeModel.diagram(ManagedObjectModel.DiagramFormat.dot)
-            return Array(try Graphviz.svg(dot))
+            Array(try Graphviz.svg(try storeModel.diagram().dot()))
         }
         Task {
             do {

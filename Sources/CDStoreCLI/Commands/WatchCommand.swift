@@ -45,7 +45,8 @@ struct WatchCommand: ParsableCommand, StoreCommand {
             throw CLIError.usage("no store: give --store PATH (or @APP) or set CDSTORE_STORE")
         }
         let model = storeOptions.modelPath.map { CDStore.Model.path($0, version: storeOptions.modelVersion) }
-        let watcher = try StoreWatcher(path: path, model: model, entities: entity, where: predicate)
+        let criteria = try PredicateOptions.criteria(predicate, arguments: [], variables: [])
+        let watcher = try StoreWatcher(path: path, model: model, entities: entity, matching: criteria)
         Console.note("watching \(path) (\(watcher.usesPersistentHistory ? "from its persistent history" : "by comparing snapshots")); "
                      + "Ctrl-C ends")
         let changes = BlockingSequence(watcher)

@@ -4,8 +4,8 @@ import Foundation
 /// One saved transaction of Core Data's persistent history: a row of `ATRANSACTION`.
 ///
 /// ```swift
-/// try store.forEachHistoryTransaction(HistoryQuery(since: .token(41))) { transaction in
-///     print(transaction.number, transaction.author ?? "-", transaction.changeCount)
+/// for transaction in try store.history(after: 41, limit: 100) {
+///     print(transaction.number, transaction.author ?? "-", transaction.changes.count)
 /// }
 /// ```
 ///

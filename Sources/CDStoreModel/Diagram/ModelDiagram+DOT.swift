@@ -3,7 +3,7 @@ extension ModelDiagram {
     /// `name: Type (flags)`), relationship edges with crow's-foot arrows at both ends (`dir=both`) and the
     /// relationship names as the label, and sub-entities pointing to their parent with a hollow arrow.
     /// `dot -Tsvg` renders it.
-    package func dot() -> String {
+    public func dot() -> String {
         var lines = [
             "digraph model {",
             "  graph [rankdir=LR, fontname=\"Helvetica\", nodesep=0.4, ranksep=0.8];",

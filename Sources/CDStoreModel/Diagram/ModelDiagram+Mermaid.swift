@@ -14,7 +14,7 @@ extension ModelDiagram {
     /// comment for optional, transient and derived ones and for constraints shared with other properties; types lose their spaces (`Integer32`), as Mermaid wants
     /// one word. Relationship lines carry crow's-foot cardinalities at both ends; a sub-entity points to its
     /// parent with a dotted "is a" line (erDiagram has no inheritance of its own).
-    package func mermaid() -> String {
+    public func mermaid() -> String {
         var lines = ["erDiagram"]
         for entity in entities {
             let attributes = entity.attributes

@@ -1,33 +1,35 @@
-/// A diagram of a model as text: entities with their attributes, inheritance, and relationships with their
-/// cardinality, delete rules and ordering, each inverse pair drawn once as one line.
+/// What a diagram of a model draws: entities with their attributes, inheritance, and relationship lines, each
+/// inverse pair once; ``mermaid()`` and ``dot()`` write it in a diagram language.
 ///
 /// ```swift
-/// let diagram = try ModelDiagram(model, around: "Employee", depth: 1)
-/// print(diagram.mermaid())   // an erDiagram GitHub draws in Markdown
-/// print(diagram.dot())       // Graphviz input: `dot -Tsvg`
+/// let diagram = try model.diagram(around: "Employee", depth: 1)
+/// diagram.entities.map(\.name)   // Employee and its neighbours
+/// print(diagram.mermaid())        // an erDiagram GitHub draws in Markdown
+/// print(diagram.dot())            // Graphviz input: `dot -Tsvg`
 /// ```
 ///
 /// Core Data equivalent: Xcode's model editor in graph style.
-package struct ModelDiagram: Sendable {
+public struct ModelDiagram: Sendable {
     /// One relationship line: a relationship and, when it has one, its inverse.
-    package struct Link: Sendable, Equatable {
+    public struct Link: Sendable, Equatable {
         /// The entity that declares ``relationship``.
-        package var source: String
-        package var relationship: Relationship
+        public var source: String
+        /// The relationship the line starts from.
+        public var relationship: Relationship
         /// The entity at the other end.
-        package var destination: String
+        public var destination: String
         /// The inverse, declared by ``destination`` or one of its ancestors.
-        package var inverse: Relationship?
+        public var inverse: Relationship?
     }
 
     /// The model drawn.
     package let model: ManagedObjectModel
     /// The entities drawn, in model order.
-    package let entities: [Entity]
+    public let entities: [Entity]
     /// The relationships drawn, each inverse pair once, in model order of the entity that declares the first.
-    package let links: [Link]
+    public let links: [Link]
     /// Sub-entity → parent entity, for the drawn entities whose parent is drawn too.
-    package let inheritance: [(child: String, parent: String)]
+    public let inheritance: [(child: String, parent: String)]
 
     /// A diagram of the whole model, or of the entities within `depth` steps of `focus` (a step is a relationship
     /// either way, or a parent or sub-entity). Throws when `focus` names no entity.
