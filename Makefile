@@ -23,7 +23,8 @@
 #   make lint      source files that grew past 500 lines
 #   make api       the library's public declarations per module (at most PUBLIC_API_LIMIT, each documented, equal to
 #                  the frozen baseline docs/api/public-api.txt); `make api-baseline` rewrites the baseline
-#   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive
+#   make docs      the library's documentation (Sources/CDStore/CDStore.docc) as .build-docs/CDStore.doccarchive; fails on any
+#                  DocC warning (a link to no symbol, an undocumented parameter)
 #   make example   build and run Examples/CompanyReport, a package that uses the library
 #   make plugins-test  build Examples/SeededApp with the seed-store and code-generation plugins, verify its seed store
 #   make fuzz      build the libFuzzer targets in Fuzz/ and run each for FUZZ_SECONDS (600), one after another
@@ -196,7 +197,7 @@ docs: setup
 	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/$(DOCS_DIR)/symbol-graphs-all
 	@rm -rf $(DOCS_DIR)/symbol-graphs && mkdir -p $(DOCS_DIR)/symbol-graphs
 	@cp $(DOCS_DIR)/symbol-graphs-all/CDStore.symbols.json $(DOCS_DIR)/symbol-graphs-all/CDStore@*.symbols.json $(DOCS_DIR)/symbol-graphs/ 2>/dev/null || true
-	docc convert Sources/CDStore/CDStore.docc --additional-symbol-graph-dir $(DOCS_DIR)/symbol-graphs \
+	docc convert Sources/CDStore/CDStore.docc --warnings-as-errors --additional-symbol-graph-dir $(DOCS_DIR)/symbol-graphs \
 	  --fallback-display-name CDStore --fallback-bundle-identifier cdstore.CDStore --output-path $(DOCS_DIR)/CDStore.doccarchive
 	@echo "documentation in $(DOCS_DIR)/CDStore.doccarchive"
 

@@ -41,6 +41,7 @@ extension CDStore {
     /// in key order and merged as they are read, so memory stays bounded whatever their size.
     ///
     /// - Parameters:
+    ///   - other: The store to compare this one with (the "after" side).
     ///   - entities: Only these entities (all when empty).
     ///   - criteria: Only the objects these criteria filter, in both stores.
     ///   - keys: The attributes that match an entity's objects across the stores, by entity name; by default a

@@ -15,7 +15,7 @@ extension CDStore {
             public var to: String
             /// The mapping model the hop ran; nil when the mapping was inferred.
             public var mappingModel: String?
-            /// The differences between the two versions, as ``ManagedObjectModel/changes(to:)`` gives them.
+            /// The differences between the two versions, as `ManagedObjectModel.changes(to:)` gives them.
             public var changes: [ModelChange]
             /// For each of `changes`, how many SQL statements touched its tables.
             public var statementCounts: [Int]
@@ -49,6 +49,8 @@ extension CDStore {
     /// an inferred mapping, through the versions of the model's bundle in between when needed.
     ///
     /// - Parameters:
+    ///   - path: The store file.
+    ///   - model: The model to migrate it to (the store's current version is found among that model's versions).
     ///   - mappingModels: Mapping models to use besides those found beside the model (`.xcmappingmodel` folders or
     ///     compiled `.cdm` files).
     ///   - dryRun: Work out the plan on a temporary copy and leave the store untouched.

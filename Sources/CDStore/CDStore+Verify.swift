@@ -12,7 +12,7 @@ extension CDStore {
     /// columns of the layout, every row's `Z_ENT`, `Z_MAX` against the largest `Z_PK` of each table, foreign keys
     /// and join tables pointing at existing objects of the right entity, both sides of one-to-one relationships,
     /// and the files of external binary data. What Core Data itself leaves in stores (old entity names after a
-    /// rename, history and CloudKit tables, `Z_MAX = -1`) is not reported. A ``VerifyProblem/Severity/problem``
+    /// rename, history and CloudKit tables, `Z_MAX = -1`) is not reported. A `VerifyProblem.Severity.problem`
     /// is something Core Data cannot use or would fail on next — a `Z_MAX` below the largest key among them,
     /// since Core Data's next insert would take a key in use; ``repair()`` fixes that one.
     ///

@@ -86,7 +86,7 @@ public final class CDStore: Sendable {
     /// Opens the store at `path`.
     ///
     /// With ``Options/create`` a missing file becomes a new store laid out for `model` (which is then required: without
-    /// one the error is ``CDStoreError/Code/cannotOpen`` about ``CDStoreError/Input/model``); without it a missing
+    /// one the error is ``CDStoreError/Code/cannotOpen`` about `CDStoreError.Input.model`); without it a missing
     /// file is ``CDStoreError/Code/cannotOpen``. A store saved with another version of the
     /// model is migrated (lightweight, with a backup copy) only with ``Options/migrate``; otherwise it is refused
     /// with ``CDStoreError/Code/modelMismatch`` (134100) naming the differences — or, opened ``Options/readOnly``,

@@ -93,7 +93,7 @@ public struct CDStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let busy = Code(rawValue: "busy")
         /// The disk is full; the transaction was rolled back.
         public static let diskFull = Code(rawValue: "diskFull")
-        /// ``Store/interrupt()`` stopped the statement running; a write was rolled back.
+        /// ``CDStore/interrupt()`` stopped the statement running; a write was rolled back.
         public static let interrupted = Code(rawValue: "interrupted")
         /// An object, cursor or context used where it no longer can be (after its transaction ended).
         public static let misuse = Code(rawValue: "misuse")

@@ -21,7 +21,7 @@ public struct CDStoreWarning: Sendable, Equatable, CustomStringConvertible {
         /// The store's metadata cannot be read, so its model was not checked against the one given.
         public static let metadataUnreadable = Code(rawValue: "metadataUnreadable")
         /// The store carries no model and none was given: one was inferred from its tables. Reading works; writing
-        /// needs the model (``CDStoreWarning/input`` is ``CDStoreError/Input/model``), which ``CDStoreWarning/message``
+        /// needs the model (``CDStoreWarning/input`` is `CDStoreError.Input.model`), which ``CDStoreWarning/message``
         /// leaves for the caller to name.
         public static let modelInferred = Code(rawValue: "modelInferred")
         /// The model cached in the store does not match its version hashes; it was used anyway.

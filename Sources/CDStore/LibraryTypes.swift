@@ -39,7 +39,7 @@ public typealias ComparisonOptions = CDStorePredicate.ComparisonOptions
 
 
 
-/// One attribute's new value for ``CDStore/Context/update(_:where:_:assignments:)``: `KEY=VALUE` or `KEY:=EXPRESSION`.
+/// One attribute's new value for ``CDStore/Context/update(_:matching:set:assignments:dryRun:)``: `KEY=VALUE` or `KEY:=EXPRESSION`.
 public typealias UpdateAssignment = CDStoreEngine.UpdateAssignment
 
 /// What a delete removed: the objects asked for, and per entity what the delete rules reached.
@@ -51,10 +51,10 @@ public typealias InsertProgress = CDStoreEngine.InsertProgress
 /// What a bulk insert did: objects inserted, records skipped.
 public typealias InsertSummary = CDStoreEngine.InsertSummary
 
-/// The record formats inserts read (``RecordInput/Format``: JSON, NDJSON, CSV).
+/// The record formats inserts read (`RecordInput.Format`: JSON, NDJSON, CSV).
 public typealias RecordInput = CDStoreIO.RecordInput
 
-/// The shapes of a whole-graph export (``GraphExport/Shape``: one document, or NDJSON lines).
+/// The shapes of a whole-graph export (`GraphExport.Shape`: one document, or NDJSON lines).
 public typealias GraphExport = CDStoreIO.GraphExport
 
 /// A finding of ``CDStore/verify()`` (or a problem ``CDStore/repair()`` fixed): its kind, severity, entity and message.
@@ -66,7 +66,7 @@ public typealias HistoryTransaction = CDStoreEngine.HistoryTransaction
 /// A change of a history transaction: inserted, updated or deleted object, updated properties, tombstone.
 public typealias HistoryChange = CDStoreEngine.HistoryChange
 
-/// What a store is (``CDStore/info()``): metadata, kind, model source, entities with their hashes and counts.
+/// What a store is (``CDStore/info(countingRows:)``): metadata, kind, model source, entities with their hashes and counts.
 public typealias StoreInfo = CDStoreEngine.StoreInfo
 
 /// What wrote a store and what it keeps beside the app's data: Core Data or SwiftData, CloudKit mirroring,

@@ -58,6 +58,7 @@ public enum CodeGenerator {
     /// ```
     ///
     /// - Parameters:
+    ///   - file: The model to generate code for.
     ///   - language: The language to write.
     ///   - xcodeVersion: The Xcode version whose format `swift` output follows: 16 and later (the default, today's
     ///     Xcode) write `public import` and the `<Class>CoreDataClassSet` typealias; 15 writes plain imports.

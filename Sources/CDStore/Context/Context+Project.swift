@@ -82,7 +82,7 @@ public struct ProjectionRow: Sendable, ValueReading {
         keys.positions[key].map { values[$0] }
     }
 
-    /// The result as a dictionary, nil values included as ``ObjectValue/null``.
+    /// The result as a dictionary, nil values included as `ObjectValue.null`.
     public var dictionary: [String: ObjectValue] {
         Dictionary(zip(keys.names, values).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
     }

@@ -22,7 +22,7 @@ public struct InsertOptions: Sendable {
     /// Called with why each record was skipped under ``skipInvalid``: the error the insert would have stopped
     /// with, naming the record (``CDStoreError/record``), its line, and the entity and attribute concerned.
     public var onSkip: (@Sendable (CDStoreError) -> Void)?
-    /// What to do with input keys that name no property (``InsertSummary/ignoredKeys`` lists the ignored ones).
+    /// What to do with input keys that name no property (`InsertSummary.ignoredKeys` lists the ignored ones).
     public var unknownKeys: UnknownKeyPolicy = .ignoredUnderMapping
     /// Read input keys through the JSON mapping the model keeps in its user info (Groot's `JSONKeyPath`,
     /// MagicalRecord's `mappedKeyName`, identity attributes); by default keys are property names.

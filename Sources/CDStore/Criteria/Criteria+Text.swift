@@ -9,7 +9,7 @@ extension Criteria {
     ///
     /// Errors are the library's: about `input` (the predicate selecting objects, or a projection's filter on
     /// groups), with the text and a caret under the column; a variable left without a value is about
-    /// ``CDStoreError/Input/variables``.
+    /// `CDStoreError.Input.variables`.
     ///
     /// ```swift
     /// let criteria = try Criteria(parsing: "hiredAt > %@ AND department.name == $dept", textArguments: ["2020-01-01"],

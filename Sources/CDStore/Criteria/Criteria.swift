@@ -5,7 +5,7 @@ import CDStorePredicate
 import CDStoreEngine
 
 /// A query built from values instead of format strings: filters combined with `and`/`or`/`not`, an order and
-/// a window, turned into the same predicate tree (``PredicateNode``) a format string parses to.
+/// a window, turned into the same predicate tree a format string parses to.
 ///
 /// ```swift
 /// let criteria = (Criteria.greaterThanOrEqual("age", 30) && .equal("department.name", "R&D") && .notEqual("email", nil))

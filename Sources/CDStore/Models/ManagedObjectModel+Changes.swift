@@ -1,7 +1,7 @@
 import CDStoreModel
 import CDStoreEngine
 
-/// One difference between two model versions (``ManagedObjectModel/changes(to:)``).
+/// One difference between two model versions (`ManagedObjectModel.changes(to:)`).
 public typealias ModelChange = CDStoreModel.ModelChange
 
 extension ManagedObjectModel {

@@ -44,7 +44,7 @@ public struct StoredObject: Sendable, ValueReading {
     public var propertyNames: [String] { keys.names }
 
     /// The value of the property called `key`, or nil when the object has no such property (a nil value is
-    /// ``ObjectValue/null``).
+    /// `ObjectValue.null`).
     public func value(forKey key: String) -> ObjectValue? {
         keys.positions[key].map { values[$0] }
     }

@@ -17,7 +17,7 @@ import Foundation
 /// handed out, oldest first. When the store keeps persistent history, they come from it, with the
 /// ``StoreChange/transaction`` that made each (author, time); otherwise from comparing each watched entity's rows
 /// with a snapshot of their keys, versions (`Z_OPT`) and per-column hashes (a few words per object, not the
-/// objects). Between commits the watcher only asks SQLite, every ``pollInterval``, whether anything was committed
+/// objects). Between commits the watcher only asks SQLite, every poll interval, whether anything was committed
 /// (`PRAGMA data_version`): that costs no read of the tables, and a change is seen within about that interval.
 ///
 /// The watcher never writes to the store; the writer may checkpoint or vacuum it meanwhile. With criteria,
