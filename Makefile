@@ -1,12 +1,14 @@
 # cdstore — Core Data SQLite stores from the command line.
 #
 #   make setup     install the system libraries cdstore needs (libsqlite3-dev, libreadline-dev) when missing
-#   make build     debug build
+#   make build     debug build (the programs linked as the release ones are)
 #   make release   release build
-#   make test      set up, build, fail on any compiler warning, make the release programs, run every test (the
-#                  command line's on the release programs), the browser and MCP tests of `serve` and `mcp`, an install
-#                  into a temporary prefix, both example packages (the second with the plugins), the packages on a
-#                  clean Debian (dist-check), then each fuzz target over its saved corpus (what CI runs)
+#   make test      what CI runs: set up, build, fail on any compiler warning, run every test (the command line's on the
+#                  debug programs, linked as the shipped ones), the browser and MCP tests of `serve` and `mcp`, an
+#                  install into a temporary prefix, both example packages (the second with the plugins)
+#   make release-check  what a release must pass besides: the release build and its warnings, every test with the
+#                  command line's on the release programs, browser, MCP and install on them, the packages on a clean
+#                  Debian (dist-check), each fuzz target over its saved corpus under AddressSanitizer (fuzz-ci)
 #   make warnings  the compiler warnings the last debug build left in Sources/ and Tests/ (fails if there are any)
 #   make browser-test  `cdstore serve` in headless Chromium (Tests/Browser/browse_test.py)
 #   make mcp-test  `cdstore mcp` driven by the Python MCP SDK (Tests/MCP; installs `mcp` from PyPI when missing)
@@ -46,7 +48,7 @@ PUBLIC_API_LIMIT ?= 597
 ROWS ?= 1000000
 RUNS ?= 3
 
-.PHONY: setup build release warnings test test-programs browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example plugins-test fuzz-build fuzz fuzz-ci clean
+.PHONY: setup static-libraries build release warnings test release-check test-programs browser-test mcp-test bench-mcp demo readme-demo install install-check dist dist-check bench reliability fidelity api api-baseline lint docs example plugins-test fuzz-build fuzz fuzz-ci clean
 
 setup:
 	@missing=""; \
@@ -57,7 +59,12 @@ setup:
 	  $$sudo apt-get update -q && $$sudo apt-get install -y -q $$missing; \
 	fi
 
-build: setup
+# SQLite's and readline's static libraries alone in one folder, which cdstore-full links them from (Package.swift).
+STATIC_LIBRARIES := /usr/lib/$(shell uname -m)-linux-gnu/libsqlite3.a /usr/lib/$(shell uname -m)-linux-gnu/libreadline.a
+static-libraries:
+	@if [ "$$(uname -s)" = Linux ]; then mkdir -p .build/static-libraries && ln -sf $(STATIC_LIBRARIES) .build/static-libraries/; fi
+
+build: setup static-libraries
 	$(SWIFT) build
 
 # The Swift runtime and Foundation linked into the binary: start-up (`count` on a small store) took 16% fewer
@@ -65,10 +72,7 @@ build: setup
 RELEASE_FLAGS ?= --static-swift-stdlib
 # The two programs by name: a plain `swift build -c release` builds every target, the test support and the fuzzing
 # entry points too.
-# .build/static-libraries holds SQLite's and readline's static libraries, which cdstore-full links (Package.swift).
-STATIC_LIBRARIES := /usr/lib/$(shell uname -m)-linux-gnu/libsqlite3.a /usr/lib/$(shell uname -m)-linux-gnu/libreadline.a
-release: setup
-	@if [ "$$(uname -s)" = Linux ]; then mkdir -p .build/static-libraries && ln -sf $(STATIC_LIBRARIES) .build/static-libraries/; fi
+release: setup static-libraries
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product cdstore
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product cdstore-full
 	@python3 Scripts/compiler-warnings.py .build/release
@@ -79,27 +83,35 @@ WARNINGS_DIRS ?= .build/debug
 warnings:
 	@python3 Scripts/compiler-warnings.py $(WARNINGS_DIRS)
 
-# The programs the command-line, browser, MCP and install tests run: the debug build by default; `make test` runs
-# them on the release build, linked as `make install` and `make dist` ship them (TEST_CONFIGURATION=release).
+# The programs the command-line, browser, MCP and install tests run: the debug build by default, linked as the
+# shipped programs are (Package.swift); `make release-check` runs them on the release build (TEST_CONFIGURATION=release).
 TEST_CONFIGURATION ?= debug
 TEST_BIN = .build/$(TEST_CONFIGURATION)/cdstore
-test-programs: setup
+test-programs: setup static-libraries
 	@if [ "$(TEST_CONFIGURATION)" = release ]; then $(MAKE) release; \
 	else $(SWIFT) build --product cdstore && $(SWIFT) build --product cdstore-full; fi
 
-# Every suite runs once: the library's and the layers' in the debug test build, the command line's on the release
-# programs (CDSTORE_BIN), which the packages, the example packages with both plugins and an install are then made
-# from and checked with, so that a break in any of them cannot land unseen.
-test: setup
+# One build, the debug one, within CI's 30 minutes on two cores: every suite, the command line's on its programs, which
+# are linked as the shipped ones are; then the example packages with both plugins and an install. The release build,
+# the packages and the sanitized fuzzing build are `make release-check` (ADR 0015 has the figures).
+test: setup static-libraries
 	@Scripts/public-api.sh --check $(PUBLIC_API_LIMIT)
 	@Scripts/client-imports.sh
 	$(SWIFT) build --build-tests
 	@python3 Scripts/compiler-warnings.py .build/debug
+	$(SWIFT) test --skip-build
+	$(MAKE) browser-test mcp-test install-check
+	$(MAKE) example
+	$(MAKE) plugins-test
+
+# Before a release, after `make test` (whose test build it reuses): every suite with the command line's on the release
+# programs (CDSTORE_BIN), the browser, MCP and install checks on them, the packages made from them on a clean Debian,
+# and each fuzz target over its saved corpus under AddressSanitizer.
+release-check: setup static-libraries
+	$(SWIFT) build --build-tests
 	$(MAKE) test-programs TEST_CONFIGURATION=release
 	CDSTORE_BIN=$(CURDIR)/.build/release/cdstore $(SWIFT) test --skip-build
 	$(MAKE) browser-test mcp-test install-check TEST_CONFIGURATION=release
-	$(MAKE) example
-	$(MAKE) plugins-test
 	$(MAKE) dist-check
 	$(MAKE) fuzz-ci
 

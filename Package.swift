@@ -24,6 +24,18 @@ import PackageDescription
 //   CDStoreCLI         — commands, output formats, the REPL
 // Two programs run the CLI: `cdstore`, lean, and `cdstore-full`, which also links the web server and the Swift
 // source reader; `cdstore` hands the commands that need them over before they run (ADR 0014, ADR 0015).
+// The debug programs link the Swift runtime and Foundation statically as the release ones do, but their objects are
+// compiled against the toolchain's shared Foundation, whose modules do not name the static libraries under it (ICU,
+// CoreFoundation, Synchronization) as the static modules a `--static-swift-stdlib` build compiles against do. So a
+// debug link names them, in one group because they refer to each other.
+let staticFoundationInDebug: [String] = ["--start-group"]
+    + ["Foundation", "FoundationInternationalization", "FoundationEssentials", "_FoundationICU", "_FoundationCShims",
+       "_FoundationCollections", "CoreFoundation", "swiftSynchronization", "swiftCore", "swift_Concurrency",
+       "swiftDispatch", "dispatch", "BlocksRuntime", "stdc++", "m"].map { "-l" + $0 }
+    + ["--end-group"]
+let staticFoundationLinkInDebug = LinkerSetting.unsafeFlags(
+    staticFoundationInDebug.flatMap { ["-Xlinker", $0] }, .when(platforms: [.linux], configuration: .debug))
+
 let package = Package(
     name: "cdstore",
     platforms: [.macOS(.v13)],
@@ -120,29 +132,31 @@ let package = Package(
         .executableTarget(
             name: "cdstore", dependencies: ["CDStoreCLI"],
             packageAccess: false,
-            // Release builds on Linux link everything statically, glibc, SQLite, zlib and readline included: no
-            // dynamic loader binding symbols at every start, and no relocation of the program's data (ADR 0014).
+            // On Linux it links everything statically, glibc, SQLite, zlib and readline included: no dynamic loader
+            // binding symbols at every start, and no relocation of the program's data (ADR 0014). Debug builds link
+            // it the same way, so the program the tests run is linked as the shipped one is (ADR 0015).
             // The linker warns that glibc's user and host lookups (getpwuid, getaddrinfo, dlopen), which Foundation
             // and readline hold, need glibc's shared libraries at run time; `cdstore` reaches them only to expand
             // `~user` in a completed path. readline's static library needs terminfo (tinfo) after it.
             // `cdstore-full`, which listens on the network, stays dynamic and position-independent.
             linkerSettings: [
-                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(["-static-executable"], .when(platforms: [.linux])),
+                .linkedLibrary("tinfo", .when(platforms: [.linux])),
+                staticFoundationLinkInDebug,
             ]),
         .executableTarget(
             name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
             packageAccess: false,
-            // Release builds on Linux link SQLite and readline from their static libraries, so that the program needs
+            // On Linux it links SQLite and readline from their static libraries, in debug builds too, so that the program needs
             // only what a minimal Debian has (glibc, libstdc++, zlib, terminfo) and the .deb depends on nothing more;
-            // it stays dynamic and position-independent (ADR 0014). The module maps' `-lsqlite3` and `-lreadline`
+            // it stays dynamic and position-independent, with the Swift runtime and Foundation inside (ADR 0014). The module maps' `-lsqlite3` and `-lreadline`
             // come first on the link line, so a flag after them cannot change what they find: a folder that `make
             // release` fills with the two static libraries alone, searched before the system's, can. Without it
             // (a plain `swift build`) they are the shared ones.
             linkerSettings: [
-                .unsafeFlags(["-L", Context.packageDirectory + "/.build/static-libraries"],
-                             .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/.build/static-libraries"], .when(platforms: [.linux])),
+                .linkedLibrary("tinfo", .when(platforms: [.linux])),
+                staticFoundationLinkInDebug,
             ]),
         .plugin(name: "CDStoreSeedPlugin", capability: .buildTool(), dependencies: ["cdstore"]),
         .plugin(
@@ -172,6 +186,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
+        .testTarget(name: "CDStoreFuzzingTests", dependencies: ["CDStoreFuzzing", "CDStoreTestSupport"]),
         .testTarget(name: "CDStoreMCPTests", dependencies: ["CDStoreMCP", "CDStore", "CDStoreTestSupport"]),
         .testTarget(
             name: "CDStoreCLITests",

@@ -25,19 +25,26 @@ struct DocumentationTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
-    /// `make test` (what CI runs) runs the command-line tests on the release programs, builds and runs both example
-    /// packages (the second with the plugins), installs under a temporary prefix and runs the installed binary, and
-    /// installs the packages on a clean Debian: a break in any cannot land unseen.
-    @Test func makeTestRunsTheShippedProgramsTheExamplesAndTheInstalls() throws {
+    /// `make test` (what CI runs) builds and runs both example packages (the second with the plugins) and installs
+    /// under a temporary prefix to run the installed binary; `make release-check` runs the command-line tests on the
+    /// release programs and installs the packages on a clean Debian: a break in any cannot land unseen by one of them.
+    @Test func makeTestRunsTheExamplesAndTheInstallAndReleaseCheckTheShippedPrograms() throws {
         let makefile = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
         func recipe(_ target: String) -> String {
             makefile.components(separatedBy: "\n\(target):").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
         }
-        let made = recipe("test").split(separator: "\n").filter { $0.contains("$(MAKE)") }.flatMap { $0.split(separator: " ") }
-        for target in ["browser-test", "mcp-test", "install-check", "example", "plugins-test", "dist-check", "fuzz-ci"] {
-            #expect(made.contains(Substring(target)), "make test does not run \(target): \(recipe("test"))")
+        func made(_ target: String) -> [Substring] {
+            recipe(target).split(separator: "\n").filter { $0.contains("$(MAKE)") }.flatMap { $0.split(separator: " ") }
         }
-        #expect(recipe("test").contains("CDSTORE_BIN=$(CURDIR)/.build/release/cdstore $(SWIFT) test --skip-build"), "\(recipe("test"))")
+        for target in ["browser-test", "mcp-test", "install-check", "example", "plugins-test"] {
+            #expect(made("test").contains(Substring(target)), "make test does not run \(target): \(recipe("test"))")
+        }
+        #expect(recipe("test").contains("$(SWIFT) test --skip-build"), "\(recipe("test"))")
+        for target in ["browser-test", "mcp-test", "install-check", "dist-check", "fuzz-ci"] {
+            #expect(made("release-check").contains(Substring(target)), "make release-check does not run \(target)")
+        }
+        #expect(recipe("release-check").contains("CDSTORE_BIN=$(CURDIR)/.build/release/cdstore $(SWIFT) test --skip-build"),
+                "\(recipe("release-check"))")
         let check = recipe("install-check")
         #expect(check.contains("mktemp -d") && check.contains("Scripts/install.sh") && check.contains("$$prefix/bin/cdstore\" "),
                 "\(check)")
