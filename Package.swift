@@ -147,14 +147,16 @@ let package = Package(
         .executableTarget(
             name: "cdstore-full", dependencies: ["CDStore", "CDStoreCLI", "CDStoreServer", "CDStoreSwiftData"],
             packageAccess: false,
-            // On Linux it links SQLite and readline from their static libraries, in debug builds too, so that the program needs
-            // only what a minimal Debian has (glibc, libstdc++, zlib, terminfo) and the .deb depends on nothing more;
-            // it stays dynamic and position-independent, with the Swift runtime and Foundation inside (ADR 0014). The module maps' `-lsqlite3` and `-lreadline`
-            // come first on the link line, so a flag after them cannot change what they find: a folder that `make
-            // release` fills with the two static libraries alone, searched before the system's, can. Without it
-            // (a plain `swift build`) they are the shared ones.
+            // On Linux it links SQLite and readline from their static libraries, in debug builds too, so that the
+            // program needs only what a minimal Debian has (glibc, libstdc++, zlib, terminfo) and the .deb depends on
+            // nothing more; it stays dynamic and position-independent, with the Swift runtime and Foundation inside
+            // (ADR 0014). The module maps' `-lsqlite3` and `-lreadline` come first on the link line, so a flag after
+            // them cannot change what they find: a folder that `make static-libraries` (run by `make build`, `test`
+            // and `release`) fills with the two static libraries alone, searched before the system's, can. Without it
+            // (a plain `swift build` in a fresh clone) they are the shared ones.
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/.build/static-libraries"], .when(platforms: [.linux])),
+                .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/.build/static-libraries"],
+                             .when(platforms: [.linux])),
                 .linkedLibrary("tinfo", .when(platforms: [.linux])),
                 staticFoundationLinkInDebug,
             ]),
