@@ -35,9 +35,10 @@ struct MappingCandidate {
         destinationHashes = destination.flatMap { try? ModelLoader.load($0.path) }.map { VersionHasher.entityHashes(of: $0.model) }
     }
 
-    func matches(_ from: LoadedModel, _ to: LoadedModel) -> Bool {
+    /// Whether it maps the model whose entity hashes are `from` to the one whose entity hashes are `to`.
+    func matches(_ from: [String: [UInt8]], _ to: [String: [UInt8]]) -> Bool {
         !model.entityMappings.isEmpty
-            && model.mismatches(source: from.model, destination: to.model, knownSource: sourceHashes,
+            && model.mismatches(sourceHashes: from, destinationHashes: to, knownSource: sourceHashes,
                                 knownDestination: destinationHashes).isEmpty
     }
 }
@@ -99,9 +100,11 @@ extension Store {
             }
         }
         nodes.append((destination, destinationName))
+        // Each version is hashed once: every pair of versions is matched against every mapping model.
+        let hashes = nodes.map { VersionHasher.entityHashes(of: $0.0.model) }
         func mapping(from i: Int) -> (Int, MappingCandidate)? {
             for j in stride(from: nodes.count - 1, to: i, by: -1) {
-                if let candidate = candidates.first(where: { $0.matches(nodes[i].0, nodes[j].0) }) { return (j, candidate) }
+                if let candidate = candidates.first(where: { $0.matches(hashes[i], hashes[j]) }) { return (j, candidate) }
             }
             return nil
         }

@@ -73,8 +73,15 @@ extension MappingModel {
     /// `knownSource`/`knownDestination`, entity name → hash — and otherwise only the names are checked).
     package func mismatches(source: ManagedObjectModel, destination: ManagedObjectModel,
                             knownSource: [String: [UInt8]]? = nil, knownDestination: [String: [UInt8]]? = nil) -> [String] {
-        let sourceHashes = VersionHasher.entityHashes(of: source)
-        let destinationHashes = VersionHasher.entityHashes(of: destination)
+        mismatches(sourceHashes: VersionHasher.entityHashes(of: source),
+                   destinationHashes: VersionHasher.entityHashes(of: destination),
+                   knownSource: knownSource, knownDestination: knownDestination)
+    }
+
+    /// ``mismatches(source:destination:knownSource:knownDestination:)`` from the two models' entity hashes
+    /// (``VersionHasher/entityHashes(of:)``), for a caller that matches many mapping models to the same versions.
+    package func mismatches(sourceHashes: [String: [UInt8]], destinationHashes: [String: [UInt8]],
+                            knownSource: [String: [UInt8]]? = nil, knownDestination: [String: [UInt8]]? = nil) -> [String] {
         var problems: [String] = []
         if let knownSource, knownSource != sourceHashes { problems.append("its source model is another version") }
         if let knownDestination, knownDestination != destinationHashes { problems.append("its destination model is another version") }
