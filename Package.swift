@@ -56,7 +56,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The parser only (no macros): SwiftData `@Model` sources are read as a model, never compiled.
@@ -75,7 +74,7 @@ let package = Package(
         .target(
             name: "CDStoreModel",
             dependencies: [
-                "CDStoreJSON", "CDStorePredicate", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+                "CDStoreJSON", "CDStorePredicate", "CZlib",
             ]),
         // SwiftData `@Model` sources read as a model (swift-syntax): kept out of CDStoreModel so that programs that
         // never read Swift sources do not link swift-syntax.

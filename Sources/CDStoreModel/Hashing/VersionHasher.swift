@@ -1,5 +1,4 @@
 import CDStorePredicate
-import Crypto
 import Foundation
 
 /// Computes Core Data's version hashes for a model: the per-entity hashes a store records in its metadata
@@ -56,7 +55,7 @@ package enum VersionHasher {
         let hashes = entityHashes(of: model)
         var sha = SHA256()
         for name in hashes.keys.sorted(by: utf16Order) { sha.update(data: hashes[name]!) }
-        return Array(sha.finalize())
+        return sha.finalize()
     }
 
     /// The model's version checksum: ``versionHash(of:)`` in base64.
@@ -98,12 +97,12 @@ package enum VersionHasher {
             for element in attribute.compositeElements.sorted(by: { utf16Order($0.name, $1.name) }) {
                 sha.update(data: attributeHash(element))
             }
-            return Array(sha.finalize())
+            return sha.finalize()
         }
         if let expression = attribute.derivationExpression {
             // Core Data computes the base hash of a derived attribute but does not feed it in: only the
             // expression counts (see the type's note on expression text).
-            return Array(SHA256.hash(data: Array(canonicalDerivation(expression).utf8)))
+            return SHA256.hash(data: Array(canonicalDerivation(expression).utf8))
         }
         var sha = SHA256()
         sha.update(data: propertyBaseHash(name: attribute.name, isOptional: attribute.isOptional,
@@ -112,7 +111,7 @@ package enum VersionHasher {
         sha.update(data: littleEndian(attribute.type.code))
         if attribute.allowsExternalBinaryDataStorage { sha.update(data: [1]) }
         if attribute.preservesValueInHistoryOnDeletion { sha.update(data: [1]) }
-        return Array(sha.finalize())
+        return sha.finalize()
     }
 
     /// The hash of a relationship declared by the entity named `declaringEntity`.
@@ -133,7 +132,7 @@ package enum VersionHasher {
         sha.update(data: littleEndian(Int32(truncatingIfNeeded: relationship.maxCount)))
         sha.update(data: littleEndian(Int32(truncatingIfNeeded: relationship.minCount)))
         if relationship.isOrdered { sha.update(data: littleEndian(UInt16(1))) }
-        return Array(sha.finalize())
+        return sha.finalize()
     }
 
     /// The derivation expression text that is hashed: Foundation's `predicateFormat` of it (or the text as
@@ -168,7 +167,7 @@ package enum VersionHasher {
         sha.update(data: Array(name.utf8))
         sha.update(data: littleEndian(flags))
         if let modifier = versionHashModifier { sha.update(data: Array(modifier.utf8)) }
-        return Array(sha.finalize())
+        return sha.finalize()
     }
 
     /// Whether the inverse of `relationship` resolves to that same declaration.
@@ -203,7 +202,7 @@ package enum VersionHasher {
         if let modifier = entity.versionHashModifier { sha.update(data: Array(modifier.utf8)) }
         let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }.sorted(by: utf16Order)
         for constraint in constraints where !constraint.isEmpty { sha.update(data: Array(constraint.utf8)) }
-        let digest = Array(sha.finalize())
+        let digest = sha.finalize()
         memo[entity.name] = digest
         return digest
     }
