@@ -37,9 +37,9 @@ cdstore=$bin/cdstore-tool
 echo "plugins-test: ok: cdstore verify accepts the bundled $(basename "$store")"
 "$swift" run "${package[@]}" --skip-build seeded-app
 
-# SwiftPM (6.3, Linux) may compile the host tool's BoringSSL again in the build after one that compiled it, and then
-# relinks cdstore-tool: the store is rightly built again then, its tool being one of its inputs. So the check waits
-# for a build that leaves the tool alone (at most three), and only then asks that the store was left alone too.
+# SwiftPM (6.3, Linux) relinks cdstore-tool in the build after the one that first built it, though no input changed:
+# the store is rightly built again then, its tool being one of its inputs. So the check waits for a build that leaves
+# the tool alone (at most three), and only then asks that the store was left alone too.
 settled=no
 for attempt in 1 2 3; do
   tool_before=$(stat -c %y "$cdstore") store_before=$(stat -c %y "$store")
