@@ -91,7 +91,7 @@ test-programs: setup static-libraries
 	@if [ "$(TEST_CONFIGURATION)" = release ]; then $(MAKE) release; \
 	else $(SWIFT) build --product cdstore && $(SWIFT) build --product cdstore-full; fi
 
-# One build, the debug one, to keep CI near its 30 minutes on two cores (31.6 measured, ADR 0015): every suite, the
+# One build, the debug one, to keep CI under its 30 minutes on two cores (18 measured, ADR 0017): every suite, the
 # command line's on its programs, which are linked as the shipped ones are; then the example packages with both
 # plugins and an install. The release build, the packages and the sanitized fuzzing build are `make release-check`.
 test: setup static-libraries
