@@ -1,8 +1,8 @@
 /// SHA-256 as FIPS 180-4 defines it (§6.2), one of the two hash functions Core Data's version hashes use
 /// (``VersionHasher``); ``SHA512`` is the other.
 ///
-/// Written here rather than taken from swift-crypto, whose BoringSSL was most of the C every build of a package
-/// using the library compiled, for a few hundred bytes hashed per entity (docs/decisions/0017-own-sha2.md). The two
+/// Written here rather than taken from swift-crypto: its BoringSSL is hundreds of C files that every package using
+/// the library would compile, for a few hundred bytes hashed per entity (docs/decisions/0017-own-sha2.md). The two
 /// functions are written out for their own word types, not as one generic function: unspecialised generic
 /// arithmetic made a debug build's hashing, which the tests run, about five times slower. The tests check the
 /// standard's examples and agree with coreutils' `sha256sum` and `sha512sum` on random messages.
