@@ -65,6 +65,18 @@ import Testing
         ])
     }
 
+    /// The getters `isDeleted`, `isInserted`, `isUpdated` and `isFault` are reserved; the property names they
+    /// read are not methods, and real models use them (Simplenote's `Note.deleted`).
+    @Test func propertyNamesWhoseGettersAreReservedAreAllowed() throws {
+        let names = ["deleted", "inserted", "updated", "fault"]
+        let attributes = names.map { #"{"name": "\#($0)", "type": "Boolean"}"# }.joined(separator: ", ")
+        #expect(try validate(#"{"name": "Note", "attributes": [\#(attributes)]}"#) == [])
+        #expect(try validate(#"{"name": "Note", "attributes": [{"name": "isDeleted", "type": "Boolean"}]}"#) == [
+            "Model.json:2:33: entity 'Note', property 'isDeleted': 'isDeleted' is a reserved name "
+                + "(it would replace NSManagedObject.isDeleted)",
+        ])
+    }
+
     @Test func invalidDefaults() throws {
         let entity = #"{"name": "P", "attributes": ["#
             + #"{"name": "a", "type": "Integer 16", "default": "abc"}, "#
