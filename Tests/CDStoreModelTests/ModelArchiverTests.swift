@@ -41,15 +41,15 @@ import Testing
         // Defaults that are not values of their attribute's type (real corpus models) are left out, with a warning.
         var expected: [String] = [
             "moonlight-stream__moonlight-ios__Limelight.xcdatamodeld/Moonlight v1.10.xcdatamodel: entity 'Settings', "
-                + "attribute 'preferredCodec': default value 'YES' of a Integer 32 attribute is not kept in the model cache",
+                + "attribute 'preferredCodec': default value 'YES' is not a value of type Integer 32, so the model cache leaves it out",
             "nightscout__Trio__TrioCoreDataPersistentContainer.xcdatamodeld/TrioCoreDataPersistentContainer.xcdatamodel: "
-                + "entity 'TempTargetRunStored', attribute 'id': default value 'empy' of a UUID attribute is not kept in the "
-                + "model cache",
+                + "entity 'TempTargetRunStored', attribute 'id': default value 'empy' is not a value of type UUID, so the model "
+                + "cache leaves it out",
         ]
         let woocommerce = try woocommerceVersions()
         for version in woocommerce {
             expected.append("woocommerce__woocommerce-ios__WooCommerce.xcdatamodeld/\(version).xcdatamodel: entity 'Site', "
-                            + "attribute 'visibility': default value 'NO' of a Integer 64 attribute is not kept in the model cache")
+                            + "attribute 'visibility': default value 'NO' is not a value of type Integer 64, so the model cache leaves it out")
         }
         #expect(woocommerce.count == 6)
         #expect(archiverWarnings == expected)

@@ -176,8 +176,8 @@ extension ModelArchiver.Context {
         default:
             break
         }
-        warnings.append("entity '\(entity)', attribute '\(a.name)': default value '\(text)' of a \(a.type.rawValue) "
-                        + "attribute is not kept in the model cache")
+        warnings.append("entity '\(entity)', attribute '\(a.name)': default value '\(text)' is not a value of type "
+                        + "\(a.type.rawValue), so the model cache leaves it out")
         return KeyedArchiveBuilder.null
     }
 
