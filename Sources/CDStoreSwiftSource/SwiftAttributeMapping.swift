@@ -16,18 +16,19 @@ import CDStoreModel
 ///   ``SwiftDataValue/rawValue``: records give the raw value (`2`), as the app's property holds it.
 /// - A Codable enum without raw values → a Composite with one optional String element per case (checked on a
 ///   real store: `folderType {systemAll, user, …}` → columns `ZSYSTEMALL`, `ZUSER`).
-/// - An enum with associated values is refused as a property's type, naming the type and the case: a composite
-///   has a column per case or for the raw value, and nothing for an associated value. No store in the corpus has
-///   one. Inside an array, set or dictionary it is a Codable value like any other (the collection is archived
+/// - An enum with associated values is refused as a property's type, naming the type and the case: SwiftData
+///   flattens the case and its values into the record, but no store in the corpus has one, so which columns it
+///   makes is not known here. Inside an array, set or dictionary it is a Codable value like any other (the collection is archived
 ///   whole), so it is accepted there.
 /// - Arrays, sets and dictionaries of storable values → Transformable, `NSSecureUnarchiveFromData`.
 ///
 /// Optionality comes from the Swift type.
 struct SwiftAttributeMapping {
-    /// Why a type cannot be stored.
+    /// Why a type cannot be stored, or (`isCDStoreLimit`) why cdstore cannot tell how SwiftData stores it.
     struct Problem: Error {
         var type: String
         var why: String
+        var isCDStoreLimit = false
     }
 
     let builder: SwiftModelBuilder
@@ -46,7 +47,7 @@ struct SwiftAttributeMapping {
     /// `archived`: the value is inside a collection, which SwiftData archives whole, so it need not map to columns.
     func attribute(_ name: String, type: SwiftTypeReference, scope: [String], depth: Int = 0,
                    archived: Bool = false) throws -> Attribute {
-        let (base, isOptional) = type.unwrapped
+        let (base, isOptional) = builder.resolvingAliases(type, from: scope).unwrapped
         switch base {
         case .named(let typeName, let arguments):
             if let scalar = Self.scalars[typeName], arguments.isEmpty {
@@ -68,7 +69,7 @@ struct SwiftAttributeMapping {
             try checkStorable(value, scope: scope, depth: depth)
             return collection(name, isOptional: isOptional, inComposite: depth > 0 && !archived)
         case .unsupported(let text, let reason):
-            throw Problem(type: text, why: reason)
+            throw Problem(type: text, why: reason, isCDStoreLimit: reason.hasPrefix("cdstore"))
         case .optional:
             throw Problem(type: base.description, why: "nested optionals have no stored form")
         }
@@ -103,22 +104,24 @@ struct SwiftAttributeMapping {
         do {
             found = try builder.valueType(typeName, from: scope)
         } catch let error as ModelError {
-            throw Problem(type: typeName, why: error.message)
+            throw Problem(type: typeName, why: error.message, isCDStoreLimit: true)
         }
         guard let valueType = found else {
-            throw Problem(type: typeName, why: "it is not a @Model class, a standard type SwiftData stores, or a "
-                          + "Codable struct or enum declared in these sources")
+            throw Problem(type: typeName, why: "these sources do not declare it (cdstore reads @Model classes, the "
+                          + "standard types SwiftData stores, and Codable structs and enums from the sources it is "
+                          + "given: add the file that declares '\(typeName)')", isCDStoreLimit: true)
         }
         guard isCodable(valueType) else {
-            throw Problem(type: typeName, why: "a \(valueType.kind == .structure ? "struct" : "enum") must be "
-                          + "Codable for SwiftData to store it")
+            throw Problem(type: typeName, why: "\(valueType.kind == .structure ? "a struct" : "an enum") must be "
+                          + "Codable for SwiftData to store it, and these sources declare no conformance to Codable")
         }
         switch valueType.kind {
         case .structure:
             var elements: [Attribute] = []
             for property in valueType.properties {
                 guard let type = property.type else {
-                    throw Problem(type: typeName, why: "cannot tell the type of its property '\(property.name)'")
+                    throw Problem(type: typeName, why: "cannot tell the type of its property '\(property.name)'",
+                                  isCDStoreLimit: true)
                 }
                 let inner = valueType.scope + [valueType.name]
                 var element = try attribute(property.name, type: type, scope: inner, depth: depth + 1, archived: archived)
@@ -133,8 +136,8 @@ struct SwiftAttributeMapping {
             if let withValues = valueType.cases.first(where: \.hasAssociatedValues) {
                 if archived { return ([], nil) }
                 throw Problem(type: typeName, why: "its case '\(withValues.name)' has associated values, which "
-                              + "SwiftData cannot store as a composite attribute (an enum's columns are its raw value "
-                              + "or one per case); store it encoded as Data, or as a Codable struct")
+                              + "SwiftData flattens into the record in a layout no real store has shown cdstore; "
+                              + "store it encoded as Data, or as a Codable struct", isCDStoreLimit: true)
             }
             return (valueType.cases.map { Attribute(name: $0.name, type: .string, isOptional: true) }, nil)
         }

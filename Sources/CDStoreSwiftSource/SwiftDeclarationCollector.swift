@@ -81,6 +81,16 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
     }
     override func visitPost(_ node: EnumDeclSyntax) { leave() }
 
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        // A generic alias (`typealias Pair<T> = …`) would need its arguments substituted; none is followed.
+        if node.genericParameterClause == nil {
+            let name = node.name.text
+            found.typeAliases.append(SwiftTypeAlias(name: name, qualifiedName: qualified(name), scope: scope,
+                                                    target: SwiftTypeReference(node.initializer.value)))
+        }
+        return .skipChildren
+    }
+
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
         let extended = SwiftTypeReference(node.extendedType).description
         let inherited = Self.inheritedNames(node.inheritanceClause)

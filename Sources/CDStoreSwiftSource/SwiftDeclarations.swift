@@ -49,6 +49,14 @@ struct SwiftValueType {
     var location: SwiftSourceLocation
 }
 
+/// A `typealias Name = Target` (not generic): Swift and SwiftData see only the target, so lookups follow it.
+struct SwiftTypeAlias {
+    var name: String
+    var qualifiedName: String
+    var scope: [String]
+    var target: SwiftTypeReference
+}
+
 /// An enum or struct conforming to `VersionedSchema`.
 struct SwiftVersionedSchema {
     var name: String
@@ -95,6 +103,7 @@ struct SwiftSchemaLiteral {
 struct SwiftDeclarations {
     var classes: [SwiftModelClass] = []
     var valueTypes: [SwiftValueType] = []
+    var typeAliases: [SwiftTypeAlias] = []
     /// Protocols declared in the sources and what they inherit, so a struct conforming to a protocol that
     /// refines `Codable` counts as Codable.
     var protocols: [String: [String]] = [:]

@@ -15,8 +15,8 @@ struct SwiftModelBuilder {
 
     // MARK: Name lookup
 
-    /// The `@Model` class `written` names, seen from inside `scope` (innermost scopes first, then any class
-    /// whose qualified name ends with it).
+    /// The `@Model` class `written` names, seen from inside `scope` (an alias followed, then innermost scopes
+    /// first, then any class whose qualified name ends with it).
     func findClass(_ written: String, from scope: [String]) throws -> SwiftModelClass? {
         try lookup(written, from: scope, in: declarations.classes, qualifiedName: \.qualifiedName, kind: "@Model class")
     }
@@ -27,6 +27,17 @@ struct SwiftModelBuilder {
 
     func lookup<T>(_ written: String, from scope: [String], in candidates: [T], qualifiedName: KeyPath<T, String>,
                    kind: String) throws -> T? {
+        let resolved = resolvingAliases(.named(written, []), from: scope)
+        if resolved != .named(written, []) {
+            guard case .named(let target, []) = resolved else { return nil }
+            return try lookupDeclared(target, from: [], in: candidates, qualifiedName: qualifiedName, kind: kind)
+        }
+        return try lookupDeclared(written, from: scope, in: candidates, qualifiedName: qualifiedName, kind: kind)
+    }
+
+    /// `lookup` among the declared types only, aliases not followed.
+    func lookupDeclared<T>(_ written: String, from scope: [String], in candidates: [T],
+                           qualifiedName: KeyPath<T, String>, kind: String) throws -> T? {
         for depth in stride(from: scope.count, through: 0, by: -1) {
             let name = (scope.prefix(depth) + [written]).joined(separator: ".")
             if let exact = candidates.first(where: { $0[keyPath: qualifiedName] == name }) { return exact }
@@ -75,28 +86,31 @@ struct SwiftModelBuilder {
     /// Adds one stored property; returns the inverse an `@Relationship(inverse: \Other.name)` names.
     private mutating func addProperty(_ property: SwiftPropertyDeclaration, of modelClass: SwiftModelClass,
                                       to entity: inout Entity) throws -> (entity: String, name: String)? {
-        guard let type = property.type else {
+        guard let written = property.type else {
             throw error("cannot tell the type of '\(property.name)': give it a type annotation", property, entity.name)
         }
+        // Inside the class body its own nested types come first (`Animal.Diet` before `Plant.Diet`).
+        let scope = modelClass.scope + [modelClass.name]
+        let type = resolvingAliases(written, from: scope)
         let (base, isOptional) = type.unwrapped
         var destinationType: SwiftTypeReference?
         var isToMany = false
         switch base {
         case .array(let element), .set(let element):
-            if case .named(let name, []) = element.unwrapped.type, try findClass(name, from: modelClass.scope) != nil {
+            if case .named(let name, []) = element.unwrapped.type, try findClass(name, from: scope) != nil {
                 destinationType = element.unwrapped.type
                 isToMany = true
             }
         case .named(let name, []):
-            if try findClass(name, from: modelClass.scope) != nil { destinationType = base }
+            if try findClass(name, from: scope) != nil { destinationType = base }
         default: break
         }
-        if case .named(let name, _)? = destinationType, let destination = try findClass(name, from: modelClass.scope) {
+        if case .named(let name, _)? = destinationType, let destination = try findClass(name, from: scope) {
             var relationship = Relationship(name: property.name, destination: destination.name, isToMany: isToMany)
             relationship.isOptional = isOptional
             relationship.maxCount = isToMany ? 0 : 1
             let inverse = try SwiftPropertyOptions.applyRelationship(property.relationship, to: &relationship,
-                                                                     from: modelClass.scope, builder: self)
+                                                                     from: scope, builder: self)
             if property.attribute != nil {
                 warnings.append(place(property) + "@Attribute on relationship '\(property.name)' is ignored")
             }
@@ -115,11 +129,11 @@ struct SwiftModelBuilder {
                 attribute = Attribute(name: property.name, type: .transformable, isOptional: isOptional)
                 if case .named(let name, []) = base, name != "NSObject" { attribute.customClassName = name }
             } else {
-                attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: modelClass.scope)
+                attribute = try SwiftAttributeMapping(builder: self).attribute(property.name, type: type, scope: scope)
             }
         } catch let problem as SwiftAttributeMapping.Problem {
-            throw error("'\(property.name)' has type '\(problem.type)', which SwiftData cannot store: \(problem.why)",
-                        property, entity.name)
+            let who = problem.isCDStoreLimit ? "cdstore cannot map to columns" : "SwiftData cannot store"
+            throw error("'\(property.name)' has type '\(problem.type)', which \(who): \(problem.why)", property, entity.name)
         }
         let options = try SwiftPropertyOptions.applyAttribute(property.attribute, to: &attribute)
         if options.isUnique { entity.uniquenessConstraints.append([property.name]) }

@@ -50,6 +50,7 @@ package enum SwiftModelReader {
             collector.walk(tree)
             declarations.merge(collector.found)
         }
+        declarations.placeDeclarationsOfAliasExtensions()
         var builder = SwiftModelBuilder(declarations)
         let choice = try SwiftSchemaChoice.choose(in: declarations, version: version, schema: schema, builder: builder)
         let model = try builder.build(choice.classes, versionIdentifier: choice.identifier)
@@ -87,6 +88,7 @@ extension SwiftDeclarations {
     mutating func merge(_ other: SwiftDeclarations) {
         classes += other.classes
         valueTypes += other.valueTypes
+        typeAliases += other.typeAliases
         protocols.merge(other.protocols) { first, _ in first }
         extensionConformances.merge(other.extensionConformances) { $0 + $1 }
         versionedSchemas += other.versionedSchemas

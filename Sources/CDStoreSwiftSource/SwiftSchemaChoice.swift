@@ -157,12 +157,13 @@ struct SwiftSchemaChoice {
             if let parent = next.superclass, let parentClass = try builder.findClass(parent, from: next.scope) {
                 pending.append(parentClass)
             }
+            let body = next.scope + [next.name]
             for property in next.properties {
                 guard let type = property.type else { continue }
-                var base = type.unwrapped.type
+                var base = builder.resolvingAliases(type, from: body).unwrapped.type
                 if case .array(let element) = base { base = element.unwrapped.type }
                 if case .set(let element) = base { base = element.unwrapped.type }
-                if case .named(let name, []) = base, let found = try builder.findClass(name, from: next.scope) {
+                if case .named(let name, []) = base, let found = try builder.findClass(name, from: body) {
                     pending.append(found)
                 }
             }

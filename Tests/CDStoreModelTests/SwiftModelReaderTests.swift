@@ -180,7 +180,7 @@ import Testing
     @Test func aTypeSwiftDataCannotStoreIsNamedWithWhy() {
         let cases: [(String, String)] = [
             ("struct P { var x: Int }\n@Model class A { var p: P }",
-             "Model.swift:2:22: entity 'A', property 'p': 'p' has type 'P', which SwiftData cannot store: a struct must be Codable for SwiftData to store it"),
+             "Model.swift:2:22: entity 'A', property 'p': 'p' has type 'P', which SwiftData cannot store: a struct must be Codable for SwiftData to store it, and these sources declare no conformance to Codable"),
             ("@Model class A { var pair: (Int, Int) }",
              "Model.swift:1:22: entity 'A', property 'pair': 'pair' has type '(Int, Int)', which SwiftData cannot store: a tuple has no stored form"),
             ("@Model class A { var m: Measurement<UnitLength> }",

@@ -122,10 +122,9 @@ import Testing
         } throws: { error in
             guard let error = error as? ModelError else { return false }
             return error.code == .unsupportedSwiftType && error.description
-                == "Model.swift:2:28: entity 'Drawing', property 'shape': 'shape' has type 'Shape', which SwiftData "
-                + "cannot store: its case 'circle' has associated values, which SwiftData cannot store as a composite "
-                + "attribute (an enum's columns are its raw value or one per case); store it encoded as Data, or as a "
-                + "Codable struct"
+                == "Model.swift:2:28: entity 'Drawing', property 'shape': 'shape' has type 'Shape', which cdstore "
+                + "cannot map to columns: its case 'circle' has associated values, which SwiftData flattens into the "
+                + "record in a layout no real store has shown cdstore; store it encoded as Data, or as a Codable struct"
         }
         let archived = try read("""
             enum Shape: Codable { case circle(radius: Double), square(side: Double) }
