@@ -77,7 +77,10 @@ struct SwiftModelBuilder {
             try applyMacros(modelClass, to: &entity)
             entities.append(entity)
         }
+        // SwiftData puts every entity in one configuration named after its `ModelConfiguration`, "default" (the
+        // model cached in a real SwiftData store has it; it is how a store tells SwiftData wrote it).
         var model = ManagedObjectModel(entities: entities, versionIdentifiers: [versionIdentifier], fetchRequests: [],
+                                       configurations: [Configuration(name: "default", entities: entities.map(\.name))],
                                        fileSettings: ["sourceLanguage": "Swift", "usedWithSwiftData": "YES"])
         SwiftInverseInference.link(&model, explicit: explicitInverses)
         return model

@@ -45,6 +45,18 @@ struct StoreKindTests {
         #expect(verify.status == 0 && verify.stdout == "ok\n", "\(verify.stdout)\(verify.stderr)")
     }
 
+    /// A store cdstore creates from `@Model` sources is a SwiftData store, as SwiftData's own are: its cached
+    /// model has the `default` configuration SwiftData puts every entity in.
+    @Test func aStoreMadeFromSwiftDataSourcesReadsAsSwiftData() throws {
+        let folder = try temporaryDirectory()
+        try Data("@Model final class Item { var name: String = \"\"; init() {} }\n".utf8)
+            .write(to: folder.appendingPathComponent("Item.swift"))
+        let store = folder.appendingPathComponent("Items.sqlite").path
+        let created = try CLIRunner.run(["count", "Item", "--store", store, "--model", folder.path])
+        #expect(created.status == 0 && created.stdout == "0\n", "\(created.stderr)")
+        #expect(try Self.kindLine(store) == "kind              SwiftData, persistent history on")
+    }
+
     /// A Core Data store that NSPersistentCloudKitContainer mirrors: history entities 16001–16003, its own
     /// `NSCK…` entities from 16004 and their `ANSCK…` tables.
     static func cloudKitStore(withoutModel: Bool) throws -> String {
