@@ -58,6 +58,30 @@ struct GoldenOutputTests {
         try assertSnapshot(Sandbox.anonymized(result.stdout), named: "model-show.\(format == "text" ? "txt" : "json")")
     }
 
+    /// What a model says beyond names and types: composite elements, external storage, indexed attributes and a
+    /// to-many relationship's count limits, in both forms.
+    @Test(arguments: ["text", "json"])
+    func modelShowDetails(format: String) throws {
+        let folder = try temporaryDirectory()
+        let model = folder.appendingPathComponent("Shelf.json")
+        try Data(#"""
+            {"format": "cdstore-model", "formatVersion": 1, "entities": [
+              {"name": "Shelf", "attributes": [
+                 {"name": "label", "type": "String", "indexed": true},
+                 {"name": "photo", "type": "Binary", "optional": true, "allowsExternalBinaryDataStorage": true},
+                 {"name": "place", "type": "Composite", "composite": "Place", "optional": true, "elements": [
+                    {"name": "room", "type": "String", "optional": true},
+                    {"name": "row", "type": "Integer 16", "optional": true}]}],
+               "relationships": [
+                 {"name": "books", "destination": "Book", "toMany": true, "inverse": "shelf", "minCount": 1, "maxCount": 40}]},
+              {"name": "Book", "attributes": [{"name": "title", "type": "String"}],
+               "relationships": [{"name": "shelf", "destination": "Shelf", "inverse": "books", "optional": true}]}]}
+            """#.utf8).write(to: model)
+        let result = try CLIRunner.run(["model", "show", model.path, "--format", format])
+        #expect(result.status == 0 && result.stderr == "", "\(result.stderr)")
+        try assertSnapshot(result.stdout, named: "model-show-details.\(format == "text" ? "txt" : "json")")
+    }
+
     @Test func modelHashes() throws {
         let result = try CLIRunner.run(["model", "hashes", Fixtures.model.path])
         try assertSnapshot(Sandbox.anonymized(result.stdout), named: "model-hashes.txt")

@@ -2,7 +2,8 @@ import CDStore
 
 /// How `model show` prints a model, as text for people and as JSON for scripts.
 enum ModelDescription {
-    /// `{"entities":[{"name","parent","abstract","attributes":[…],"relationships":[…]}]}`.
+    /// `{"entities":[{"name","parent","abstract","attributes":[…],"relationships":[…]}]}`; a composite attribute
+    /// has its `elements`, a to-many relationship with count limits its `minCount`/`maxCount`.
     static func json(_ model: ManagedObjectModel) -> ObjectValue {
         .dictionary([("entities", .array(model.entities.map { entity in
             var fields: [(String, ObjectValue)] = [
@@ -38,11 +39,14 @@ enum ModelDescription {
         if attribute.type == .transformable {
             fields.append(("values", .string(attribute.transformableValuesAreJSON ? "json" : "base64")))
         }
+        if attribute.allowsExternalBinaryDataStorage { fields.append(("externalStorage", .bool(true))) }
+        if attribute.isIndexed { fields.append(("indexed", .bool(true))) }
+        if attribute.type == .composite { fields.append(("elements", .array(attribute.compositeElements.map(attributeJSON)))) }
         return .dictionary(fields)
     }
 
     private static func relationshipJSON(_ relationship: Relationship) -> ObjectValue {
-        .dictionary([
+        var fields: [(String, ObjectValue)] = [
             ("name", .string(relationship.name)),
             ("destination", .string(relationship.destination)),
             ("toMany", .bool(relationship.isToMany)),
@@ -50,7 +54,20 @@ enum ModelDescription {
             ("deleteRule", .string(relationship.deleteRule.rawValue)),
             ("ordered", .bool(relationship.isOrdered)),
             ("optional", .bool(relationship.isOptional)),
-        ])
+        ]
+        if relationship.isToMany && relationship.minCount > 0 { fields.append(("minCount", .integer(Int64(relationship.minCount)))) }
+        if relationship.isToMany && relationship.maxCount > 0 { fields.append(("maxCount", .integer(Int64(relationship.maxCount)))) }
+        return .dictionary(fields)
+    }
+
+    /// A to-many relationship's count limits as Xcode shows them: `at least 1`, `at most 10`, `1...10`.
+    private static func countLimits(_ relationship: Relationship) -> String? {
+        switch (relationship.minCount, relationship.maxCount) {
+        case (0, 0): nil
+        case (let min, 0): "at least \(min)"
+        case (0, let max): "at most \(max)"
+        case (let min, let max): "\(min)...\(max)"
+        }
     }
 
     private static func defaultText(_ attribute: Attribute) -> String? {
@@ -80,6 +97,8 @@ enum ModelDescription {
                         "\(element.name) \(element.type.rawValue)\(element.isOptional ? "?" : "")"
                     }.joined(separator: ", "))
                 }
+                if attribute.allowsExternalBinaryDataStorage { notes.append("external storage") }
+                if attribute.isIndexed { notes.append("indexed") }
                 if attribute.type == .transformable {
                     let transformer = attribute.valueTransformerName ?? "default"
                     notes.append(attribute.transformableValuesAreJSON
@@ -89,6 +108,7 @@ enum ModelDescription {
             }
             rows += entity.relationships.map { relationship in
                 var notes: [String] = [relationship.isToMany ? (relationship.isOrdered ? "to-many, ordered" : "to-many") : "to-one"]
+                if relationship.isToMany, let limits = countLimits(relationship) { notes.append(limits) }
                 notes.append(relationship.isOptional ? "optional" : "required")
                 if let inverse = relationship.inverseName { notes.append("inverse \(inverse)") }
                 notes.append("delete \(relationship.deleteRule.rawValue)")
