@@ -89,24 +89,30 @@ extension SwiftDeclarations {
             }
             return scope
         }
-        for index in classes.indices {
-            classes[index].scope = resolved(classes[index].scope)
-            classes[index].qualifiedName = (classes[index].scope + [classes[index].name]).joined(separator: ".")
+        func move<T: SwiftScopedDeclaration>(_ declarations: inout [T]) {
+            for index in declarations.indices where !declarations[index].scope.isEmpty {
+                declarations[index].scope = resolved(declarations[index].scope)
+                declarations[index].qualifiedName = (declarations[index].scope + [declarations[index].name])
+                    .joined(separator: ".")
+            }
         }
-        for index in valueTypes.indices {
-            valueTypes[index].scope = resolved(valueTypes[index].scope)
-            valueTypes[index].qualifiedName = (valueTypes[index].scope + [valueTypes[index].name]).joined(separator: ".")
-        }
-        for index in typeAliases.indices where !typeAliases[index].scope.isEmpty {
-            typeAliases[index].scope = resolved(typeAliases[index].scope)
-            typeAliases[index].qualifiedName = (typeAliases[index].scope + [typeAliases[index].name]).joined(separator: ".")
-        }
-        for index in versionedSchemas.indices where !versionedSchemas[index].scope.isEmpty {
-            versionedSchemas[index].scope = resolved(versionedSchemas[index].scope)
-            versionedSchemas[index].qualifiedName = (versionedSchemas[index].scope + [versionedSchemas[index].name])
-                .joined(separator: ".")
-        }
+        move(&classes)
+        move(&valueTypes)
+        move(&typeAliases)
+        move(&versionedSchemas)
         for index in schemaLiterals.indices { schemaLiterals[index].scope = resolved(schemaLiterals[index].scope) }
         for index in migrationPlans.indices { migrationPlans[index].scope = resolved(migrationPlans[index].scope) }
     }
 }
+
+/// A declaration named inside the types that enclose it.
+protocol SwiftScopedDeclaration {
+    var name: String { get }
+    var scope: [String] { get set }
+    var qualifiedName: String { get set }
+}
+
+extension SwiftModelClass: SwiftScopedDeclaration {}
+extension SwiftValueType: SwiftScopedDeclaration {}
+extension SwiftTypeAlias: SwiftScopedDeclaration {}
+extension SwiftVersionedSchema: SwiftScopedDeclaration {}
