@@ -33,6 +33,9 @@ struct SwiftAttributeMapping {
 
     let builder: SwiftModelBuilder
 
+    /// Value types and collections nest at most this deep.
+    static let nestingLimit = 8
+
     static let scalars: [String: AttributeType] = [
         "Int": .integer64, "Int64": .integer64, "UInt": .integer64, "UInt64": .integer64,
         "Int32": .integer32, "UInt32": .integer32,
@@ -47,6 +50,10 @@ struct SwiftAttributeMapping {
     /// `archived`: the value is inside a collection, which SwiftData archives whole, so it need not map to columns.
     func attribute(_ name: String, type: SwiftTypeReference, scope: [String], depth: Int = 0,
                    archived: Bool = false) throws -> Attribute {
+        // A collection of itself through an alias (`typealias D = [D]`) would otherwise recurse without end.
+        guard depth < Self.nestingLimit else {
+            throw Problem(type: type.description, why: "it nests within itself (or more than \(Self.nestingLimit) deep)")
+        }
         let (base, isOptional) = builder.resolvingAliases(type, from: scope).unwrapped
         switch base {
         case .named(let typeName, let arguments):
@@ -97,8 +104,9 @@ struct SwiftAttributeMapping {
     /// ``SwiftDataValue/rawValue`` for an enum with a raw value (records give the raw value, not the element).
     private func elements(of typeName: String, propertyName: String, scope: [String], depth: Int,
                           archived: Bool) throws -> ([Attribute], SwiftDataValue?) {
-        guard depth < 8 else {
-            throw Problem(type: typeName, why: "its stored properties nest it within itself (or more than 8 deep)")
+        guard depth < Self.nestingLimit else {
+            throw Problem(type: typeName, why: "its stored properties nest it within itself (or more than "
+                          + "\(Self.nestingLimit) deep)")
         }
         let found: SwiftValueType?
         do {

@@ -2,9 +2,6 @@
 /// attribute, and `typealias Card = SchemaV2.Card` (the usual name for a versioned schema's current model)
 /// names that one class where a bare `Card` would be ambiguous between the schema versions.
 extension SwiftModelBuilder {
-    /// Aliases of aliases are followed this many times at most (a cycle is a compile error in Swift).
-    private static let aliasDepthLimit = 16
-
     /// The alias `written` names from inside `scope`: the innermost scope declaring the name wins, and a class,
     /// struct or enum of that name there hides any alias further out.
     func alias(_ written: String, from scope: [String]) -> SwiftTypeAlias? {
@@ -19,20 +16,23 @@ extension SwiftModelBuilder {
 
     /// `type` with every alias replaced by what it stands for; a replaced name that is a type of the sources is
     /// given fully qualified, since it was written in the alias's scope rather than the property's.
-    func resolvingAliases(_ type: SwiftTypeReference, from scope: [String], depth: Int = 0) -> SwiftTypeReference {
-        guard depth < Self.aliasDepthLimit else { return type }
+    /// `expanding`: the aliases being replaced further up, so that a cycle (a compile error in Swift) stops at the
+    /// alias that closes it and each alias is expanded at most once on a path.
+    func resolvingAliases(_ type: SwiftTypeReference, from scope: [String],
+                          expanding: Set<String> = []) -> SwiftTypeReference {
         switch type {
-        case .optional(let wrapped): return .optional(resolvingAliases(wrapped, from: scope, depth: depth))
-        case .array(let element): return .array(resolvingAliases(element, from: scope, depth: depth))
-        case .set(let element): return .set(resolvingAliases(element, from: scope, depth: depth))
+        case .optional(let wrapped): return .optional(resolvingAliases(wrapped, from: scope, expanding: expanding))
+        case .array(let element): return .array(resolvingAliases(element, from: scope, expanding: expanding))
+        case .set(let element): return .set(resolvingAliases(element, from: scope, expanding: expanding))
         case .dictionary(let key, let value):
-            return .dictionary(resolvingAliases(key, from: scope, depth: depth),
-                               resolvingAliases(value, from: scope, depth: depth))
+            return .dictionary(resolvingAliases(key, from: scope, expanding: expanding),
+                               resolvingAliases(value, from: scope, expanding: expanding))
         case .unsupported: return type
         case .named(let name, let arguments):
-            let arguments = arguments.map { resolvingAliases($0, from: scope, depth: depth) }
+            let arguments = arguments.map { resolvingAliases($0, from: scope, expanding: expanding) }
             if let alias = alias(name, from: scope) {
-                let target = resolvingAliases(alias.target, from: alias.scope, depth: depth + 1)
+                guard !expanding.contains(alias.qualifiedName) else { return .named(name, arguments) }
+                let target = resolvingAliases(alias.target, from: alias.scope, expanding: expanding.union([alias.qualifiedName]))
                 guard case .named(let targetName, let targetArguments) = target else { return target }
                 let declared = (try? lookupDeclared(targetName, from: alias.scope, in: declarations.classes,
                                                     qualifiedName: \.qualifiedName, kind: "@Model class"))??.qualifiedName
@@ -43,14 +43,16 @@ extension SwiftModelBuilder {
             guard let dot = name.firstIndex(of: ".") else { return .named(name, arguments) }
             let head = String(name[..<dot]), rest = String(name[name.index(after: dot)...])
             // `SchemaLatest.Animal` with `typealias SchemaLatest = SchemaV2`.
-            if alias(head, from: scope) != nil,
-               case .named(let resolvedHead, []) = resolvingAliases(.named(head, []), from: scope, depth: depth + 1) {
-                return resolvingAliases(.named(resolvedHead + "." + rest, arguments), from: [], depth: depth + 1)
+            if let headAlias = alias(head, from: scope), !expanding.contains(headAlias.qualifiedName),
+               case .named(let resolvedHead, []) = resolvingAliases(.named(head, []), from: scope, expanding: expanding),
+               resolvedHead != head {
+                return resolvingAliases(.named(resolvedHead + "." + rest, arguments), from: [],
+                                        expanding: expanding.union([headAlias.qualifiedName]))
             }
             // `MyApp.Product`: the sources are one module, whose name is none of their types.
             let restHead = String(rest.prefix { $0 != "." })
             if !declaresName(head, from: scope), declaresName(restHead, from: []) {
-                return resolvingAliases(.named(rest, arguments), from: [], depth: depth + 1)
+                return resolvingAliases(.named(rest, arguments), from: [], expanding: expanding)
             }
             return .named(name, arguments)
         }

@@ -138,13 +138,21 @@ import Testing
         }
     }
 
-    @Test func aliasCyclesEndInAnErrorNotALoop() throws {
-        #expect(throws: ModelError.self) {
-            try read([("Cycle.swift", """
-                typealias A = B
-                typealias B = A
-                @Model final class C { var a: A? ; init() {} }
-                """)])
+    /// Cycles are compile errors in Swift, but the reader sees sources that never compiled: each ends in an
+    /// error (`typealias D = [D]` overflowed the stack, and `A = B.X` with `B = A.Y` grew a name without bound).
+    @Test(arguments: [
+        "typealias A = B\ntypealias B = A\n@Model final class C { var a: A? ; init() {} }",
+        "typealias D = [D]\n@Model final class C { var d: D = [] ; init() {} }",
+        "typealias F = G\ntypealias G = [F: F]\n@Model final class C { var f: F = [:] ; init() {} }",
+        "typealias A = B.X\ntypealias B = A.Y\n@Model final class C { var a: A? ; init() {} }",
+        "typealias E = E.E\n@Model final class C { var e: E? ; init() {} }",
+    ])
+    func aliasCyclesEndInAnError(source: String) throws {
+        #expect {
+            try read([("Cycle.swift", source)])
+        } throws: { error in
+            guard let error = error as? ModelError else { return false }
+            return error.code == .unsupportedSwiftType && error.description.count < 600
         }
     }
 }

@@ -1,0 +1,2 @@
+typealias D = [D]
+@Model final class C { var d: D = [] ; init() {} }
