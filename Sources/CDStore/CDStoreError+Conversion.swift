@@ -77,8 +77,8 @@ extension CDStoreError {
         case .swiftSourcesNeedReader: .swiftDataUnavailable
         default: .invalidModel
         }
-        self.init(code, error.message, entity: error.entity,
-                  property: error.property, line: error.line, column: error.column, file: error.file)
+        self.init(code, error.message, entity: error.entity, property: error.property,
+                  isRelationship: error.isRelationship, line: error.line, column: error.column, file: error.file)
         input = error.input
     }
 

@@ -46,6 +46,8 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     package var entity: String?
     /// The property concerned, when known.
     package var property: String?
+    /// Whether ``property`` is a relationship (messages then say so rather than "attribute").
+    package var isRelationship = false
     /// Which input of the call caused the error, when one did (``ErrorInput/modelVersion`` for a version the
     /// bundle does not have or cannot pick).
     package var input: ErrorInput?
@@ -72,7 +74,7 @@ package struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         text.column = column
         text.entity = entity
         text.property = property
-        text.propertyKind = "property"
+        text.propertyKind = isRelationship ? "relationship" : "property"
         text.inputName = name
         return text.text
     }

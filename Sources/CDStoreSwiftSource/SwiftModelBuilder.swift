@@ -27,6 +27,11 @@ struct SwiftModelBuilder {
 
     func lookup<T>(_ written: String, from scope: [String], in candidates: [T], qualifiedName: KeyPath<T, String>,
                    kind: String) throws -> T? {
+        // `Self.Pin` in a versioned schema's `models` is its own `Pin`, which the lookup from inside it finds first.
+        if written.hasPrefix("Self.") {
+            return try lookup(String(written.dropFirst(5)), from: scope, in: candidates, qualifiedName: qualifiedName,
+                              kind: kind)
+        }
         let resolved = resolvingAliases(.named(written, []), from: scope)
         if resolved != .named(written, []) {
             guard case .named(let target, []) = resolved else { return nil }
@@ -56,6 +61,7 @@ struct SwiftModelBuilder {
     mutating func build(_ classes: [SwiftModelClass], versionIdentifier: String) throws -> ManagedObjectModel {
         var entities: [Entity] = []
         var explicitInverses: [(entity: String, relationship: String, inverse: (entity: String, name: String))] = []
+        var declaredInverses: [(property: SwiftPropertyDeclaration, entity: String, inverse: (entity: String, name: String))] = []
         for modelClass in classes {
             if let clash = entities.first(where: { $0.name == modelClass.name }) {
                 throw ModelError(.unsupportedSwiftType,
@@ -67,12 +73,16 @@ struct SwiftModelBuilder {
             if let parent = modelClass.superclass, let parentClass = try findClass(parent, from: modelClass.scope) {
                 entity.parentName = parentClass.name
             }
-            sourceMap.entities[entity.name] = .init(line: modelClass.location.line, column: modelClass.location.column)
+            sourceMap.entities[entity.name] = .init(line: modelClass.location.line, column: modelClass.location.column,
+                                                    file: modelClass.location.file)
             for property in modelClass.properties {
                 sourceMap.properties["\(entity.name).\(property.name)"] =
-                    .init(line: property.location.line, column: property.location.column)
+                    .init(line: property.location.line, column: property.location.column, file: property.location.file)
                 let inverse = try addProperty(property, of: modelClass, to: &entity)
-                if let inverse { explicitInverses.append((entity.name, property.name, inverse)) }
+                if let inverse {
+                    explicitInverses.append((entity.name, property.name, inverse))
+                    declaredInverses.append((property, entity.name, inverse))
+                }
             }
             try applyMacros(modelClass, to: &entity)
             entities.append(entity)
@@ -82,6 +92,9 @@ struct SwiftModelBuilder {
         var model = ManagedObjectModel(entities: entities, versionIdentifiers: [versionIdentifier], fetchRequests: [],
                                        configurations: [Configuration(name: "default", entities: entities.map(\.name))],
                                        fileSettings: ["sourceLanguage": "Swift", "usedWithSwiftData": "YES"])
+        for declared in declaredInverses {
+            try checkInverse(declared.property, of: declared.entity, names: declared.inverse, in: model)
+        }
         SwiftInverseInference.link(&model, explicit: explicitInverses)
         return model
     }
@@ -122,10 +135,15 @@ struct SwiftModelBuilder {
         }
         if property.relationship != nil {
             throw error("@Relationship on '\(property.name)', whose type '\(type)' is not a @Model class or an array "
-                        + "of one", property, entity.name)
+                        + "of one", property, entity.name, isRelationship: true)
         }
         var attribute: Attribute
         do {
+            if SwiftPropertyOptions.declares("codable", in: property.attribute) {
+                throw error("@Attribute(.codable) on '\(property.name)': SwiftData keeps such a value in its encoded form, "
+                            + "in a column no real store has shown cdstore; without the option the type's stored "
+                            + "properties are columns cdstore can map", property, entity.name)
+            }
             if SwiftPropertyOptions.declaresTransformable(property.attribute) {
                 // `.transformable(by:)` stores any class its transformer archives (`NSObject`, `UIColor`, …):
                 // the type is only the value's class, never mapped to columns.
@@ -145,6 +163,25 @@ struct SwiftModelBuilder {
         }
         entity.attributes.append(attribute)
         return nil
+    }
+
+    /// `@Relationship(inverse: \Other.name)` must name a relationship of `Other` that points back at this entity
+    /// (or an entity it inherits from): linking one that points elsewhere would make every write of either side
+    /// store keys of the wrong entity.
+    private func checkInverse(_ property: SwiftPropertyDeclaration, of entityName: String,
+                              names inverse: (entity: String, name: String), in model: ManagedObjectModel) throws {
+        guard let other = model.entity(named: inverse.entity) else { return }
+        guard let back = model.relationship(inverse.name, of: other) else {
+            throw error("@Relationship(inverse: \\\(inverse.entity).\(inverse.name)) on '\(property.name)' names no "
+                        + "relationship of '\(inverse.entity)'", property, entityName, isRelationship: true)
+        }
+        guard let entity = model.entity(named: entityName) else { return }
+        let accepted = Set(([entity] + model.ancestors(of: entity) + model.subtree(of: entity)).map(\.name))
+        guard accepted.contains(back.destination) else {
+            throw error("@Relationship(inverse: \\\(inverse.entity).\(inverse.name)) on '\(property.name)' names a "
+                        + "relationship to '\(back.destination)', not to '\(entityName)': the inverse must point back",
+                        property, entityName, isRelationship: true)
+        }
     }
 
     /// What SwiftData puts before the property names in an `#Index` fetch index's name.
@@ -188,8 +225,11 @@ struct SwiftModelBuilder {
         "\(property.location.file):\(property.location.line):\(property.location.column): "
     }
 
-    private func error(_ message: String, _ property: SwiftPropertyDeclaration, _ entity: String) -> ModelError {
-        ModelError(.unsupportedSwiftType, message, file: property.location.file, line: property.location.line,
-                   column: property.location.column, entity: entity, property: property.name)
+    private func error(_ message: String, _ property: SwiftPropertyDeclaration, _ entity: String,
+                       isRelationship: Bool = false) -> ModelError {
+        var error = ModelError(.unsupportedSwiftType, message, file: property.location.file, line: property.location.line,
+                               column: property.location.column, entity: entity, property: property.name)
+        error.isRelationship = isRelationship
+        return error
     }
 }

@@ -25,11 +25,16 @@ enum SwiftPropertyOptions {
 
     /// Whether `@Attribute(…)` has the `.transformable(by:)` option.
     static func declaresTransformable(_ syntax: AttributeSyntax?) -> Bool {
+        declares("transformable", in: syntax)
+    }
+
+    /// Whether `@Attribute(…)` has the option `name` (`.codable`, or `.transformable(by:)` called).
+    static func declares(_ name: String, in syntax: AttributeSyntax?) -> Bool {
         guard case .argumentList(let arguments)? = syntax?.arguments else { return false }
         return arguments.contains { argument in
             guard argument.label == nil else { return false }
             let called = argument.expression.as(FunctionCallExprSyntax.self)?.calledExpression ?? argument.expression
-            return called.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "transformable"
+            return called.as(MemberAccessExprSyntax.self)?.declName.baseName.text == name
         }
     }
 
@@ -80,6 +85,15 @@ enum SwiftPropertyOptions {
                 case "noAction": relationship.deleteRule = .noAction
                 default: relationship.deleteRule = .nullify
                 }
+            case nil:
+                // The first SwiftData betas took the delete rule as an option, `@Relationship(.cascade, inverse:)`,
+                // and sources written then (Apple's Backyard Birds sample) still say so.
+                switch argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text {
+                case "cascade": relationship.deleteRule = .cascade
+                case "deny": relationship.deleteRule = .deny
+                case "noAction": relationship.deleteRule = .noAction
+                default: break
+                }
             case "minimumModelCount":
                 if let count = integerLiteral(argument.expression) { relationship.minCount = count }
             case "maximumModelCount":
@@ -87,12 +101,15 @@ enum SwiftPropertyOptions {
             case "originalName": relationship.renamingIdentifier = stringLiteral(argument.expression)
             case "hashModifier": relationship.versionHashModifier = stringLiteral(argument.expression)
             case "inverse":
-                guard let keyPath = argument.expression.as(KeyPathExprSyntax.self),
-                      let property = keyPathComponents(keyPath).first else { continue }
+                // `\Schemas.V3.Item.tags` parses as the root `Schemas` and the components `V3`, `Item`, `tags`: the
+                // inverse is the last component, and the ones before it qualify the root type.
+                guard let keyPath = argument.expression.as(KeyPathExprSyntax.self) else { continue }
+                let components = keyPathComponents(keyPath)
+                guard let property = components.last else { continue }
                 var entity = relationship.destination
-                if let root = keyPath.root, let rootClass = try builder.findClass(SwiftTypeReference(root).description,
-                                                                                  from: scope) {
-                    entity = rootClass.name
+                if let root = keyPath.root {
+                    let typeName = ([SwiftTypeReference(root).description] + components.dropLast()).joined(separator: ".")
+                    if let rootClass = try builder.findClass(typeName, from: scope) { entity = rootClass.name }
                 }
                 inverse = (entity, property)
             default: break

@@ -18,13 +18,15 @@ package enum ModelFormat: String, Sendable {
 
 /// Where in its file each entity and property was declared, for error messages.
 package struct ModelSourceMap: Sendable, Equatable {
-    /// A line and column in the model file (1-based).
+    /// A line and column in the model file (1-based); `file` when the model has several (a folder of Swift sources).
     package struct Location: Sendable, Equatable {
         package var line: Int
         package var column: Int
-        package init(line: Int, column: Int) {
+        package var file: String?
+        package init(line: Int, column: Int, file: String? = nil) {
             self.line = line
             self.column = column
+            self.file = file
         }
     }
     /// Locations keyed by entity name.

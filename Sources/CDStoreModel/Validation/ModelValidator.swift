@@ -47,7 +47,7 @@ package enum ModelValidator {
         mutating func report(_ severity: ModelIssue.Severity, _ rule: ModelIssue.Rule, _ message: String,
                              entity: String? = nil, property: String? = nil) {
             let location = entity.flatMap { loaded.sourceMap.location(entity: $0, property: property) }
-            issues.append(ModelIssue(severity, rule, message, file: loaded.file.relativePath, line: location?.line,
+            issues.append(ModelIssue(severity, rule, message, file: location?.file ?? loaded.file.relativePath, line: location?.line,
                                      column: location?.column, entity: entity, property: property))
         }
 
