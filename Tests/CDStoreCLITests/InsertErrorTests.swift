@@ -154,4 +154,37 @@ struct InsertErrorTests {
         #expect(try box.ok(["count", "Shape"]) == "2\n")
         #expect(try box.ok(["count", "Circle"]) == "1\n")
     }
+
+    /// A model whose inverse points at another entity (`Trip.folders` ↔ `Folder.parent`, a relationship to `Folder`):
+    /// Xcode compiles it with a warning, and keeping that inverse would write Trip's keys into Folder's `ZPARENT`.
+    /// The write is refused and the store keeps its bytes; objects without that relationship still go in.
+    @Test func anInverseThatPointsAtAnotherEntityIsRefused() throws {
+        let folder = try temporaryDirectory()
+        let model = folder.appendingPathComponent("M.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Folder">
+                    <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="children" inverseEntity="Folder"/>
+                    <relationship name="children" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Folder" inverseName="parent" inverseEntity="Folder"/>
+                </entity>
+                <entity name="Trip">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="folders" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Folder" inverseName="parent" inverseEntity="Folder"/>
+                </entity>
+            </model>
+            """.utf8).write(to: model.appendingPathComponent("contents"))
+        let store = folder.appendingPathComponent("Trips.sqlite").path
+        let first = try CLIRunner.run(["insert", "Trip", "name=A", "--store", store, "--model", model.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = storeBytes(store)
+        let refused = try CLIRunner.run(["insert", "Trip", "--json", #"{"name": "T", "folders": [{}]}"#,
+                                         "--store", store, "--model", model.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: record 1 (line 1): entity 'Trip', relationship 'folders': its inverse "
+                + "'Folder.parent' is a relationship to 'Folder', not back to 'Trip': writing through it would store "
+                + "keys of the wrong entity; fix the model's inverse\n")
+        #expect(storeBytes(store) == before, "the store changed")
+    }
 }

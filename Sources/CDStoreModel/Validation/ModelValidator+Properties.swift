@@ -114,6 +114,14 @@ extension ModelValidator.Context {
             report(.error, .unknownInverse, "inverse '\(inverseName)' does not exist on entity '\(inverseEntityName)'")
             return
         }
+        let lineage = Set(([entity] + model.ancestors(of: entity) + model.subtree(of: entity)).map(\.name))
+        if !lineage.contains(inverse.destination) {
+            // Writing through it would keep the "inverse" by storing this entity's keys in a relationship to another
+            // entity, so the store refuses such writes (`RelationshipStorage.writableEdge`).
+            report(.error, .inverseMismatch, "inverse '\(inverseEntityName).\(inverseName)' is a relationship to "
+                   + "'\(inverse.destination)', not back to '\(entity.name)'")
+            return
+        }
         if inverse.inverseName != relationship.name {
             // A warning, not an error: Xcode compiles such models (Artsy's Image.artist → Artist.thumbnail,
             // whose own inverse is Image.thumbnail), and Core Data then keeps the two sides independently.

@@ -49,6 +49,23 @@ package struct RelationshipStorage {
                     inverse: model.inverse(of: relationship))
     }
 
+    /// `edge` for writing. Refused when the inverse the model names points at another entity (`Trip.folders`
+    /// with the inverse `Folder.parent`, a relationship to `Folder`): keeping that inverse consistent would store
+    /// this entity's keys in the other relationship's column. Xcode compiles such a model with only a warning.
+    package func writableEdge(_ relationshipName: String, of entityName: String) throws -> Edge {
+        let edge = try edge(relationshipName, of: entityName)
+        if let inverse = edge.inverse, let entity = model.entity(named: entityName) {
+            let related = Set(([entity] + model.ancestors(of: entity) + model.subtree(of: entity)).map(\.name))
+            guard related.contains(inverse.destination) else {
+                throw StoreError(.invalidInput, "its inverse '\(edge.relationship.inverseEntity ?? edge.destination.name)."
+                                 + "\(inverse.name)' is a relationship to '\(inverse.destination)', not back to "
+                                 + "'\(entityName)': writing through it would store keys of the wrong entity; fix the "
+                                 + "model's inverse", entity: entityName, property: relationshipName).aboutRelationship()
+            }
+        }
+        return edge
+    }
+
     /// The entity of `number`, or an error for a row whose `Z_ENT` the model does not know.
     func entityName(_ number: Int) -> String {
         layout.entity(number: number)?.name ?? "#\(number)"

@@ -104,7 +104,7 @@ extension Store {
                 for (object, entity, relationships, line) in created {
                     for (relationship, value) in relationships where relationship.isToMany == pass {
                         do {
-                            let edge = try storage.edge(relationship.name, of: entity.name)
+                            let edge = try storage.writableEdge(relationship.name, of: entity.name)
                             let targets = try referenced(value, relationship, entity, objects, db: db)
                             if pass {
                                 touched.formUnion(try storage.add(targets, to: edge, of: object, db: db))

@@ -66,7 +66,7 @@ struct GraphWritePlans {
     /// How `relationship` of `entity` is stored, described once per command.
     mutating func edge(_ relationship: String, of entity: String) throws -> RelationshipStorage.Edge {
         if let known = edges[entity]?[relationship] { return known }
-        let edge = try storage.edge(relationship, of: entity)
+        let edge = try storage.writableEdge(relationship, of: entity)
         edges[entity, default: [:]][relationship] = edge
         return edge
     }
