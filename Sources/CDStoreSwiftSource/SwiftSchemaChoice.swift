@@ -60,15 +60,17 @@ struct SwiftSchemaChoice {
                     guard let picked = try builder.lookup(schemaName, from: literal.scope, in: versions,
                                                           qualifiedName: \.qualifiedName, kind: "VersionedSchema")
                     else { continue }
-                    roots += try classes(picked.models, from: picked.scope + [picked.name], builder: builder)
+                    roots += try classes(picked.models, from: picked.scope + [picked.name], at: picked.location,
+                                         builder: builder)
                     identifier = picked.identifier
                     versionName = picked.name
                 } else {
-                    roots += try classes(literal.models, from: literal.scope, builder: builder)
+                    roots += try classes(literal.models, from: literal.scope, at: literal.location, builder: builder)
                 }
             }
             if identifier == nil, let match = versions.first(where: { candidate in
-                let members = (try? classes(candidate.models, from: candidate.scope + [candidate.name], builder: builder)) ?? []
+                let members = (try? classes(candidate.models, from: candidate.scope + [candidate.name],
+                                             at: candidate.location, builder: builder)) ?? []
                 return Set(members.map(\.qualifiedName)) == Set(roots.map(\.qualifiedName))
             }) {
                 identifier = match.identifier
@@ -102,7 +104,7 @@ struct SwiftSchemaChoice {
 
     private static func versioned(_ schema: SwiftVersionedSchema, names: [String],
                                   builder: SwiftModelBuilder) throws -> SwiftSchemaChoice {
-        let roots = try classes(schema.models, from: schema.scope + [schema.name], builder: builder)
+        let roots = try classes(schema.models, from: schema.scope + [schema.name], at: schema.location, builder: builder)
         return SwiftSchemaChoice(classes: try reachable(roots, builder: builder),
                                  identifier: schema.identifier ?? "1.0.0", versionName: schema.name,
                                  availableVersions: names)
@@ -136,11 +138,13 @@ struct SwiftSchemaChoice {
         (identifier ?? "").split(separator: ".").map { Int($0) ?? 0 }
     }
 
-    private static func classes(_ written: [String], from scope: [String],
+    /// The classes a list of `X.self` names; an unknown name is an error at `location`, the list's declaration.
+    private static func classes(_ written: [String], from scope: [String], at location: SwiftSourceLocation,
                                 builder: SwiftModelBuilder) throws -> [SwiftModelClass] {
         try written.map { name in
             guard let found = try builder.findClass(name, from: scope) else {
-                throw ModelError(.unsupportedSwiftType, "'\(name).self' names no @Model class of these sources")
+                throw ModelError(.unsupportedSwiftType, "'\(name).self' names no @Model class of these sources",
+                                 file: location.file, line: location.line, column: location.column)
             }
             return found
         }

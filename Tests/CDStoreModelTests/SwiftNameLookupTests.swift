@@ -138,6 +138,18 @@ import Testing
         }
     }
 
+    /// A schema listing a class the sources lack (one from another file the user left out) says where it lists it.
+    @Test func aSchemaNamingAnUnknownClassSaysWhere() throws {
+        #expect {
+            try read([("App.swift", """
+                @Model final class Transcript { var text: String = "" }
+                let schema = Schema([Transcript.self, SessionMetric.self])
+                """)])
+        } throws: { error in
+            (error as? ModelError)?.description == "App.swift:2:14: 'SessionMetric.self' names no @Model class of these sources"
+        }
+    }
+
     /// Cycles are compile errors in Swift, but the reader sees sources that never compiled: each ends in an
     /// error (`typealias D = [D]` overflowed the stack, and `A = B.X` with `B = A.Y` grew a name without bound).
     @Test(arguments: [
