@@ -120,10 +120,17 @@ struct SwiftAttributeMapping {
                           + "given: add the file that declares '\(typeName)')", isCDStoreLimit: true)
         }
         guard isCodable(valueType) else {
-            throw Problem(type: typeName, why: "\(valueType.kind == .structure ? "a struct" : "an enum") must be "
+            throw Problem(type: typeName, why: "\(valueType.kind == .enumeration ? "an enum" : valueType.kind == .structure ? "a struct" : "a class") must be "
                           + "Codable for SwiftData to store it, and these sources declare no conformance to Codable")
         }
         switch valueType.kind {
+        case .plainClass:
+            // Inside a collection it is archived with the collection; as a property of its own, no real store has
+            // shown whether SwiftData makes columns of its stored properties as it does for a struct.
+            if archived { return ([], nil) }
+            throw Problem(type: typeName, why: "it is a Codable class, whose columns no real store has shown cdstore; "
+                          + "an array of it is archived whole, and a struct is stored by its properties",
+                          isCDStoreLimit: true)
         case .structure:
             var elements: [Attribute] = []
             for property in valueType.properties {

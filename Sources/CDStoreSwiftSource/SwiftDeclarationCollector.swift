@@ -36,6 +36,11 @@ final class SwiftDeclarationCollector: SyntaxVisitor {
                 name: name, qualifiedName: qualified(name), scope: scope, superclass: inherited.first,
                 properties: storedCandidates(node.memberBlock.members),
                 macros: macros(node.memberBlock.members), location: location(node.name)))
+        } else {
+            found.valueTypes.append(SwiftValueType(
+                kind: .plainClass, name: name, qualifiedName: qualified(name), scope: scope,
+                inherited: Self.inheritedNames(node.inheritanceClause),
+                properties: storedCandidates(node.memberBlock.members), cases: [], location: location(node.name)))
         }
         enter(name)
         return .visitChildren

@@ -33,9 +33,10 @@ struct SwiftModelClass {
     var location: SwiftSourceLocation
 }
 
-/// A struct or enum declared in the sources, which a model property may use as a Codable value.
+/// A struct, enum or (not `@Model`) class declared in the sources, which a model property may use as a Codable
+/// value (a class only inside a collection, which is archived whole).
 struct SwiftValueType {
-    enum Kind { case structure, enumeration }
+    enum Kind { case structure, enumeration, plainClass }
     var kind: Kind
     var name: String
     var qualifiedName: String

@@ -138,6 +138,19 @@ import Testing
         }
     }
 
+    /// A Codable class that is not a model (BedtimeBully's `NotificationItem`): an array of it is archived whole like
+    /// any collection; as a property of its own it is refused by name, no store having shown its columns.
+    @Test func aCodableClassIsStoredInsideACollection() throws {
+        let note = "public class Note: Codable { public let id: Double; public init(id: Double) { self.id = id } }\n"
+        let model = try read([("Notes.swift", note + "@Model final class A { var notes: [Note] = [] }")])
+        #expect(try attributeTypes(model, "A") == ["notes": "Transformable"])
+        #expect {
+            try read([("Notes.swift", note + "@Model final class A { var note: Note? }")])
+        } throws: { error in
+            "\(error)".contains("'note' has type 'Note', which cdstore cannot map to columns: it is a Codable class")
+        }
+    }
+
     /// A schema listing a class the sources lack (one from another file the user left out) says where it lists it.
     @Test func aSchemaNamingAnUnknownClassSaysWhere() throws {
         #expect {
