@@ -18,8 +18,8 @@ import CDStoreModel
 ///   real store: `folderType {systemAll, user, …}` → columns `ZSYSTEMALL`, `ZUSER`).
 /// - An enum with associated values is refused as a property's type, naming the type and the case: SwiftData
 ///   flattens the case and its values into the record, but no store in the corpus has one, so which columns it
-///   makes is not known here. Inside an array, set or dictionary it is a Codable value like any other (the collection is archived
-///   whole), so it is accepted there.
+///   makes is not known here. Inside an array, set or dictionary it is a Codable value like any other (the
+///   collection is archived whole), so it is accepted there; so is a Codable class that is not a model.
 /// - Arrays, sets and dictionaries of storable values → Transformable, `NSSecureUnarchiveFromData`.
 ///
 /// Optionality comes from the Swift type.
@@ -76,7 +76,7 @@ struct SwiftAttributeMapping {
             try checkStorable(value, scope: scope, depth: depth)
             return collection(name, isOptional: isOptional, inComposite: depth > 0 && !archived)
         case .unsupported(let text, let reason):
-            throw Problem(type: text, why: reason, isCDStoreLimit: reason.hasPrefix("cdstore"))
+            throw Problem(type: text, why: reason, isCDStoreLimit: reason == SwiftTypeReference.unknownForm)
         case .optional:
             throw Problem(type: base.description, why: "nested optionals have no stored form")
         }

@@ -60,7 +60,6 @@ struct SwiftModelBuilder {
     /// The entities of `classes` (already chosen and complete: every relationship destination is among them).
     mutating func build(_ classes: [SwiftModelClass], versionIdentifier: String) throws -> ManagedObjectModel {
         var entities: [Entity] = []
-        var explicitInverses: [(entity: String, relationship: String, inverse: (entity: String, name: String))] = []
         var declaredInverses: [(property: SwiftPropertyDeclaration, entity: String, inverse: (entity: String, name: String))] = []
         for modelClass in classes {
             if let clash = entities.first(where: { $0.name == modelClass.name }) {
@@ -79,10 +78,7 @@ struct SwiftModelBuilder {
                 sourceMap.properties["\(entity.name).\(property.name)"] =
                     .init(line: property.location.line, column: property.location.column, file: property.location.file)
                 let inverse = try addProperty(property, of: modelClass, to: &entity)
-                if let inverse {
-                    explicitInverses.append((entity.name, property.name, inverse))
-                    declaredInverses.append((property, entity.name, inverse))
-                }
+                if let inverse { declaredInverses.append((property, entity.name, inverse)) }
             }
             try applyMacros(modelClass, to: &entity)
             entities.append(entity)
@@ -95,7 +91,7 @@ struct SwiftModelBuilder {
         for declared in declaredInverses {
             try checkInverse(declared.property, of: declared.entity, names: declared.inverse, in: model)
         }
-        SwiftInverseInference.link(&model, explicit: explicitInverses)
+        SwiftInverseInference.link(&model, explicit: declaredInverses.map { ($0.entity, $0.property.name, $0.inverse) })
         return model
     }
 

@@ -45,9 +45,12 @@ indirect enum SwiftTypeReference: Equatable, CustomStringConvertible {
         } else if type.is(SomeOrAnyTypeSyntax.self) || type.is(CompositionTypeSyntax.self) {
             self = .unsupported(type.trimmedDescription, reason: "an existential has no single stored form")
         } else {
-            self = .unsupported(type.trimmedDescription, reason: "cdstore does not know how SwiftData stores it")
+            self = .unsupported(type.trimmedDescription, reason: Self.unknownForm)
         }
     }
+
+    /// The reason for a type whose syntax cdstore does not map (where the others are forms SwiftData refuses).
+    static let unknownForm = "cdstore does not know how SwiftData stores it"
 
     private static func memberName(_ member: MemberTypeSyntax) -> String {
         let base: String
