@@ -54,7 +54,9 @@ package struct RelationshipStorage {
     /// this entity's keys in the other relationship's column. Xcode compiles such a model with only a warning.
     package func writableEdge(_ relationshipName: String, of entityName: String) throws -> Edge {
         let edge = try edge(relationshipName, of: entityName)
-        if let inverse = edge.inverse, let entity = model.entity(named: entityName) {
+        // The usual inverse names this entity itself; only another name needs the inheritance tree (import calls
+        // this for every object).
+        if let inverse = edge.inverse, inverse.destination != entityName, let entity = model.entity(named: entityName) {
             let related = Set(([entity] + model.ancestors(of: entity) + model.subtree(of: entity)).map(\.name))
             guard related.contains(inverse.destination) else {
                 throw StoreError(.invalidInput, "its inverse '\(edge.relationship.inverseEntity ?? edge.destination.name)."
