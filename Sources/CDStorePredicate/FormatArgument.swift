@@ -37,20 +37,25 @@ package enum FormatArgument: Equatable, Sendable {
 }
 
 extension FormatArgument {
+    /// The key path a `%K` argument names; `column` is where the specifier is, for errors.
+    func boundKeyPath(_ spec: FormatSpecifier, column: Int) throws(CDPredicateError) -> PredicateKeyPath {
+        switch self {
+        case .keyPath(let s), .text(let s), .string(let s):
+            guard !s.isEmpty, !s.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+            else { break }
+            return PredicateKeyPath(s)
+        default: break
+        }
+        throw CDPredicateError(.argumentMismatch, "\(spec.spelling) needs a key path, got \(summary)", column: column)
+    }
+
     /// Converts the argument for `spec`; `column` is where the specifier is, for errors.
     func bind(to spec: FormatSpecifier, column: Int) throws(CDPredicateError) -> ExpressionNode {
         func mismatch(_ wanted: String) -> CDPredicateError {
             CDPredicateError(.argumentMismatch, "\(spec.spelling) needs \(wanted), got \(summary)", column: column)
         }
         switch spec.conversion {
-        case "K":
-            switch self {
-            case .keyPath(let s), .text(let s), .string(let s):
-                guard !s.isEmpty, !s.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-                else { throw mismatch("a key path") }
-                return .keyPath(PredicateKeyPath(s))
-            default: throw mismatch("a key path")
-            }
+        case "K": return .keyPath(try boundKeyPath(spec, column: column))
         case "@":
             switch self {
             case .text(let s), .string(let s): return .constant(.string(s))

@@ -111,10 +111,13 @@ extension Parser {
         while true {
             if current.isSymbol(".") {
                 advance()
-                let component: KeyPathComponent
+                let path: PredicateKeyPath
                 switch current.kind {
-                case .identifier(let name, _): component = .key(name)
-                case .atIdentifier(let name): component = .collectionOperator(CollectionOperator(name: name))
+                case .identifier(let name, _): path = PredicateKeyPath([.key(name)])
+                case .atIdentifier(let name): path = PredicateKeyPath([.collectionOperator(CollectionOperator(name: name))])
+                // Apple's parser takes `%K` after a dot (`ANY %K.%K == %@`, `$FETCH_SOURCE.%K`), and app code uses it.
+                case .format(let spec) where spec.conversion == "K":
+                    path = try nextArgument(spec, at: current).boundKeyPath(spec, column: current.column)
                 default:
                     throw CDPredicateError(.unexpectedToken, "expected a key after '.', found \(current.quoted)",
                                          column: current.column)
@@ -126,7 +129,7 @@ extension Parser {
                     try enter()
                     wraps += 1
                 }
-                base = .applying(PredicateKeyPath([component]), to: base)
+                base = .applying(path, to: base)
             } else if current.isSymbol("[") {
                 try enter()
                 wraps += 1
@@ -152,6 +155,17 @@ extension Parser {
         }
     }
 
+    /// Takes the format argument for the specifier at `token`.
+    mutating func nextArgument(_ spec: FormatSpecifier, at token: Token) throws(CDPredicateError) -> FormatArgument {
+        guard argumentIndex < arguments.count else {
+            throw CDPredicateError(.tooFewArguments,
+                                 "too few format arguments: \(spec.spelling) is argument \(argumentIndex + 1) but \(arguments.count) given",
+                                 column: token.column)
+        }
+        argumentIndex += 1
+        return arguments[argumentIndex - 1]
+    }
+
     mutating func parsePrimary() throws(CDPredicateError) -> ExpressionNode {
         let token = current
         switch token.kind {
@@ -172,13 +186,7 @@ extension Parser {
             return .assignment(variable: name, value: try parseExpression())
         case .format(let spec):
             advance()
-            guard argumentIndex < arguments.count else {
-                throw CDPredicateError(.tooFewArguments,
-                                     "too few format arguments: \(spec.spelling) is argument \(argumentIndex + 1) but \(arguments.count) given",
-                                     column: token.column)
-            }
-            argumentIndex += 1
-            return try arguments[argumentIndex - 1].bind(to: spec, column: token.column)
+            return try nextArgument(spec, at: token).bind(to: spec, column: token.column)
         case .atIdentifier(let name):
             advance()
             return .keyPath(PredicateKeyPath([.collectionOperator(CollectionOperator(name: name))]))

@@ -299,7 +299,20 @@ extension ExpressionNode {
         ("initial == %c", [.int(65)], #"initial == "A""#),
         ("%K.@count > %d", [.keyPath("employees"), .int(2)], "employees.@count > 2"),
         ("%K == 'literal %@'", [.keyPath("a")], #"a == "literal %@""#),
+        // `%K` after a dot, as app code writes it (Wire's conversation filters, objc.io's Moody, CoreDataPlus).
+        ("ANY %K.%K == %@", [.keyPath("participants"), .keyPath("user.name"), .string("x")],
+         #"ANY participants.user.name == "x""#),
+        ("ANY moods.%K = NULL", [.keyPath("country")], "ANY moods.country == nil"),
+        ("(SUBQUERY(%K, $x, $x.%K >= %lu).@count == 0)", [.keyPath("items"), .keyPath("age"), .int(3)],
+         "SUBQUERY(items, $x, $x.age >= 3).@count == 0"),
+        ("%K == $FETCH_SOURCE.%K", [.keyPath("owner"), .keyPath("name")], "owner == $FETCH_SOURCE.name"),
     ]
+
+    @Test func aSpecifierOtherThanKAfterADotIsRefused() {
+        #expect(throws: CDPredicateError.self) { try PredicateParser.parse("a.%@ == 1", arguments: [.string("b")]) }
+        #expect(throws: CDPredicateError.self) { try PredicateParser.parse("a.%K == 1", arguments: [.int(2)]) }
+        #expect(throws: CDPredicateError.self) { try PredicateParser.parse("a.%K == 1") }
+    }
 
     @Test(arguments: cases)
     func example(text: String, arguments: [FormatArgument], expected: String) throws {
