@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The compiled model fuzz-compiled-model found (an NSCompoundPredicate among its own subpredicates): `cdstore`
-/// died with signal 11 on it, as a `.mom` and as a store's `Z_MODELCACHE` (issue 30).
+/// died with signal 11 on it, as a `.mom` and as a store's `Z_MODELCACHE`.
 @Suite("Cyclic archives on the command line")
 struct ArchiveCycleCLITests {
     static let finding = Fixtures.root.appendingPathComponent("FuzzFindings/compiled-model-cyclic-predicate.mom").path

@@ -2,7 +2,7 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// Issue 12: bulk loads stream. Peak memory of an insert does not grow with the number of records: the same
+/// Bulk loads stream. Peak memory of an insert does not grow with the number of records: the same
 /// command on 20k and on 160k records peaks within a few MiB of each other, far under 64 MiB.
 @Suite("Bulk loads in bounded memory")
 struct BulkMemoryTests {

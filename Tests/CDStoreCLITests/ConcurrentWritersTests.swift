@@ -2,7 +2,7 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// Issue 13: processes writing one store at once wait for each other (busy timeout, IMMEDIATE transactions) and
+/// Processes writing one store at once wait for each other (busy timeout, IMMEDIATE transactions) and
 /// never lose a row or share a primary key; readers never fail while a write commits. `make reliability` runs it
 /// with 25,000 records per writer, five times; `make test` with fewer.
 @Suite("Concurrent writers and readers")

@@ -32,7 +32,7 @@ extension Sandbox {
     }
 }
 
-/// Issue 5 end to end: predicates across relationships, fetch output, mapping options, delete rules.
+/// End to end: predicates across relationships, fetch output, mapping options, delete rules.
 @Suite("Graph through the command line")
 struct GraphCLITests {
     @Test("Predicates across relationships on a stored graph")

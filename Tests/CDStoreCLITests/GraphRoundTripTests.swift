@@ -195,7 +195,7 @@ struct GraphGenerator {
     }
 }
 
-/// Issue 5: `export` of the whole graph, `import` into an empty store, `export` again: the same document.
+/// `export` of the whole graph, `import` into an empty store, `export` again: the same document.
 @Suite("Graph export/import round trip with generated data")
 struct GraphRoundTripTests {
     static let corpusModels = [

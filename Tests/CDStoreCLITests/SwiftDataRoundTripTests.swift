@@ -2,7 +2,7 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// `model generate --language swiftdata` read back as a model (issue 26 with issue 25's reader): wherever the
+/// `model generate --language swiftdata` read back as a model by the SwiftData source reader: wherever the
 /// generator reports no loss, the `@Model` classes give the original model's version hashes exactly.
 @Suite("SwiftData code read back")
 struct SwiftDataRoundTripTests {

@@ -2,7 +2,7 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// Issue 31: the fuzz findings that killed `cdstore model show` with signal 11 inside Foundation's `XMLParser`.
+/// The fuzz findings that killed `cdstore model show` with signal 11 inside Foundation's `XMLParser`.
 @Suite("XML fuzz findings through the CLI")
 struct XMLFindingCLITests {
     /// `model show` on the finding as a model version's `contents`.

@@ -6,7 +6,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 27: a bulk insert drops the plain indexes of the tables it starts empty and builds them again from the
+/// A bulk insert drops the plain indexes of the tables it starts empty and builds them again from the
 /// finished rows; the store must end with exactly the schema it had, and no lookup may run without its index.
 @Suite("Indexes built after a bulk load")
 struct DeferredIndexTests {

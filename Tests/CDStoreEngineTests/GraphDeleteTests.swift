@@ -6,7 +6,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 5, delete rules: Nullify, Cascade (cycles too), Deny, No Action, and dry runs.
+/// Delete rules: Nullify, Cascade (cycles too), Deny, No Action, and dry runs.
 @Suite("Graph delete rules")
 struct GraphDeleteTests {
     func request(_ entity: String, _ predicate: String? = nil, exact: Bool = false) throws -> ObjectFetchRequest {

@@ -14,7 +14,7 @@ final class StatementCounter: @unchecked Sendable {
     func reset() { lock.lock(); statements = []; lock.unlock() }
 }
 
-/// Issue 5, fetch output: object IDs, `_entity`, relationships as IDs / counts / nested objects, in one query per
+/// Fetch output: object IDs, `_entity`, relationships as IDs / counts / nested objects, in one query per
 /// relationship and batch.
 @Suite("Graph fetch output")
 struct GraphFetchTests {

@@ -5,7 +5,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 5, insert: nested graphs, references, uniqueness, upsert, validation.
+/// Insert: nested graphs, references, uniqueness, upsert, validation.
 @Suite("Graph insert: nested objects and references")
 struct GraphInsertTests {
     @Test("The issue's example shape: a whole graph in one insert, _entity on nested and top-level objects")

@@ -5,7 +5,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 5, JSON from APIs: Groot's user info in a corpus model, and `--map` files for models without mapping.
+/// JSON from APIs: Groot's user info in a corpus model, and `--map` files for models without mapping.
 @Suite("Graph JSON mapping")
 struct GraphMappingTests {
     static let grootURL = Corpus.models.appendingPathComponent("gonzalezreal__Groot__Model.xcdatamodeld")

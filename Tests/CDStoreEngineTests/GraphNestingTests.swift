@@ -5,7 +5,7 @@ import Testing
 @testable import CDStoreEngine
 
 /// Nested objects in an insert are bounded: 200 nested objects overflowed the stack of `cdstore insert`; more than
-/// ``GraphInserter/nestingLimit`` is now an error naming the record (issue 30).
+/// ``GraphInserter/nestingLimit`` is an error naming the record.
 @Suite("Graph insert: nesting depth")
 struct GraphNestingTests {
     static func store() throws -> Store {

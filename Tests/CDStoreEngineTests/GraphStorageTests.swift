@@ -5,7 +5,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 5, storage: where each relationship kind lands in the SQL layout, read back directly.
+/// Storage: where each relationship kind lands in the SQL layout, read back directly.
 @Suite("Graph storage: relationship columns, join tables, order, inverses")
 struct GraphStorageTests {
     /// Acme with headquarters, two tags, Ann (Employee, badge B1), Max (Employee, manages Ann), Cy (Contractor),
@@ -151,7 +151,7 @@ struct GraphStorageTests {
     }
 }
 
-/// Issue 5, inheritance: one table per hierarchy, Z_ENT, sub-entity objects in fetches, abstract entities.
+/// Inheritance: one table per hierarchy, Z_ENT, sub-entity objects in fetches, abstract entities.
 @Suite("Graph inheritance")
 struct GraphInheritanceTests {
     @Test func subEntitiesShareTheRootTable() throws {

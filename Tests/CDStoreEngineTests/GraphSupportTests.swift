@@ -6,7 +6,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Shared helpers of the object-graph tests (issue 5): the Organization model, stores, JSON records that keep
+/// Shared helpers of the object-graph tests: the Organization model, stores, JSON records that keep
 /// key order, and raw SQL on the store file.
 enum Org {
     static let url = Corpus.schemas.appendingPathComponent("Organization.xcdatamodeld")

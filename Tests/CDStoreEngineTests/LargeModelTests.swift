@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 13: a model of thousands of entities loads, validates, lays out and stores objects; entity lookups by name
+/// A model of thousands of entities loads, validates, lays out and stores objects; entity lookups by name
 /// are constant time (they were linear, and laying out a model took quadratic time). `make test` uses 2,000
 /// entities; `make reliability` 10,000 (`CDSTORE_LARGE_MODEL_ENTITIES`).
 @Suite("A model of thousands of entities")

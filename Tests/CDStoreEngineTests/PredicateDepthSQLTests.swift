@@ -5,7 +5,7 @@ import Testing
 @testable import CDStoreEngine
 
 /// Predicates nested deeper than SQLite runs are refused by the compiler with a message, before any SQL is built:
-/// 300 nested `+` (which the parser accepts) used to overflow the stack of `cdstore count --where` (issue 30).
+/// 300 nested `+` (which the parser accepts) must not overflow the stack of `cdstore count --where`.
 @Suite("Predicate SQL nesting")
 struct PredicateDepthSQLTests {
     let store = GraphFixture.shared.store

@@ -34,7 +34,7 @@ final class GraphNode: PredicateEvaluable, @unchecked Sendable {
 /// Project.tags (to-many without inverse), optional attributes with NULLs, unicode names.
 ///
 /// Attributes are inserted through the store API; relationship columns and join tables with plain SQL, found
-/// through the layout (the object-graph API comes with issue 5).
+/// through the layout, so that the predicate tests do not depend on the object-graph insert.
 final class GraphFixture: @unchecked Sendable {
     static let modelURL = Fixtures.root.appendingPathComponent("Graph.xcdatamodeld")
     static let shared: GraphFixture = try! GraphFixture()

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 13: predicates far larger than people type are handled or refused with a message — never a crash, a
+/// Predicates far larger than people type are handled or refused with a message — never a crash, a
 /// stack overflow or SQLite's "Expression tree is too large".
 @Suite("Predicate limits")
 struct PredicateLimitsTests {

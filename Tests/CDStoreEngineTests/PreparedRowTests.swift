@@ -6,7 +6,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 27: flat records are converted and checked on the thread that reads ahead (``RecordPreparer``) and
+/// Flat records are converted and checked on the thread that reads ahead (``RecordPreparer``) and
 /// written 32 to a statement; records it cannot prepare go the general way, in their place. The store, the
 /// errors and their places must be those of reading and writing on one thread.
 @Suite("Prepared rows and multi-row INSERTs")

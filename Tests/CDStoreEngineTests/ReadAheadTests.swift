@@ -6,7 +6,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 27: a file is read on a second thread ahead of the insert; records, errors and the end of the input must
+/// A file is read on a second thread ahead of the insert; records, errors and the end of the input must
 /// reach the insert in the order the source gave them, and a stopped insert must stop the reader.
 @Suite("Read-ahead of insert input")
 struct ReadAheadTests {

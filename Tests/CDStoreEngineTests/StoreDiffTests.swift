@@ -7,7 +7,7 @@ import Testing
 @testable import CDStoreComparison
 import CDStoreMigration
 
-/// Issue 17: objects of two stores matched by key, so that renumbered primary keys, another insertion order and
+/// Objects of two stores matched by key, so that renumbered primary keys, another insertion order and
 /// migrations are not differences.
 @Suite("Store diff: objects matched by key")
 struct StoreDiffTests {

@@ -3,7 +3,7 @@ import CDStoreModel
 import Foundation
 import Testing
 
-/// Issue 31: `Z_PLIST` metadata that is XML (Core Data writes binary, a damaged or crafted store need not) goes
+/// `Z_PLIST` metadata that is XML (Core Data writes binary, a damaged or crafted store need not) goes
 /// through cdstore's own XML reader, never Foundation's XML plist parser, and reads as the binary form does.
 @Suite("Store metadata in XML")
 struct StoreMetadataXMLTests {

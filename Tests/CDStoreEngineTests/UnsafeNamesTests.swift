@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 13: names built to break SQL never reach SQL text. Core Data makes tables and columns of names unquoted,
+/// Names built to break SQL never reach SQL text. Core Data makes tables and columns of names unquoted,
 /// so `model validate` refuses what Xcode refuses, and no store is created or opened for such a model.
 @Suite("Names that would break SQL")
 struct UnsafeNamesTests {

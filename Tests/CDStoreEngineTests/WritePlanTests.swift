@@ -5,7 +5,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Issue 12: a bulk insert costs one statement per flat record, writes known to-ones in the INSERT itself, keeps
+/// A bulk insert costs one statement per flat record, writes known to-ones in the INSERT itself, keeps
 /// nothing per new object, and with skip-invalid stores the valid records of an input.
 @Suite("Write plans: statements per record")
 struct WritePlanTests {

@@ -83,7 +83,7 @@ struct JSONStreamingTests {
     }
 }
 
-/// Issue 13: one value larger than the limit is an error, not a buffer that grows without end.
+/// One value larger than the limit is an error, not a buffer that grows without end.
 @Suite("Value size limit")
 struct ValueSizeLimitTests {
     @Test func aValueLargerThanTheLimitIsRefusedWithItsOffset() throws {

@@ -92,7 +92,7 @@ func index(_ value: PropertyListValue) -> Int {
 }
 
 /// Archives whose objects contain themselves or nest absurdly deep: each is a ``ModelError/Code/damagedArchive``
-/// error naming the object by class and index, never a stack overflow (issue 30).
+/// error naming the object by class and index, never a stack overflow.
 @Suite("Archive cycles and depth")
 struct ArchiveCycleTests {
     static let finding = Fixtures.root.appendingPathComponent("FuzzFindings/compiled-model-cyclic-predicate.mom")

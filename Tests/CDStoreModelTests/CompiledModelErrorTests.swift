@@ -77,7 +77,7 @@ import Testing
         #expect(early?.description
                 == "Z_MODELCACHE: the cached model (Z_MODELCACHE) is not raw DEFLATE data: the compressed data ends early (truncated)")
         // A complete stored block holding a non-archive (Foundation's OpenStep parser once read "hello" as a string;
-        // cdstore reads binary and XML property lists only, issue 31).
+        // cdstore reads binary and XML property lists only).
         let stored = Data([0x01, 0x05, 0x00, 0xFA, 0xFF] + Array("hello".utf8))
         let error = try #require(throws: ModelError.self) { try ModelCacheDecoder.decode(stored) }
         #expect(error.code == .unsupportedFormat)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CDStoreModel
 
-/// Issue 17: `model diagram` as Mermaid and DOT text; the whole text of each Schemas/ model is pinned in
+/// `model diagram` as Mermaid and DOT text; the whole text of each Schemas/ model is pinned in
 /// Tests/Snapshots/diagram/ (re-record with CDSTORE_RECORD_SNAPSHOTS=1; see `Snapshot`).
 @Suite("Model diagrams: Mermaid and DOT")
 struct ModelDiagramTests {

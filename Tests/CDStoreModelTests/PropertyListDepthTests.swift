@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Property lists and archived property-list values that refer back to themselves or nest deeper than the
-/// readers follow: errors naming the object, never a stack overflow (issue 30).
+/// readers follow: errors naming the object, never a stack overflow.
 @Suite("Property-list cycles and depth")
 struct PropertyListDepthTests {
     /// `bplist00` bytes of `objects` (already encoded, references 2 bytes wide), object 0 at the top.
@@ -52,7 +52,7 @@ struct PropertyListDepthTests {
     }
 
     /// Old-style (OpenStep) property lists, which only Foundation's parser read, are refused however deep they
-    /// nest (issue 31: no property list goes through Foundation's text parsers any more).
+    /// nest (no property list goes through Foundation's text parsers).
     @Test func openStepPlistsAreRefusedNotParsed() throws {
         let text = String(repeating: "(", count: 513) + String(repeating: ")", count: 513)
         let error = #expect(throws: PropertyListReader.Failure.self) { try PropertyListReader.read(Data(text.utf8)) }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The readers that take XML (model `contents`, XML property lists) through cdstore's own XML reader: errors are
-/// `ModelError`s / `PropertyListReader.Failure`s with file, line and column (issue 31).
+/// `ModelError`s / `PropertyListReader.Failure`s with file, line and column.
 @Suite("XML inputs: models and property lists")
 struct XMLInputTests {
     static let file = URL(fileURLWithPath: "/m/M.xcdatamodel/contents")
@@ -32,9 +32,9 @@ struct XMLInputTests {
 
     // MARK: - Models
 
-    /// Both inputs of issue 31 killed the process inside `XMLParser`. The reduced one is well-formed (a `<model/>`
-    /// with no entities, which Xcode can write too); the fuzzed one has text before its root.
-    @Test func theFindingsOfIssue31AreAReadAndAnError() throws {
+    /// Both fuzz findings killed the process inside Foundation's `XMLParser`. The reduced one is well-formed (a
+    /// `<model/>` with no entities, which Xcode can write too); the fuzzed one has text before its root.
+    @Test func theXMLParserFindingsAreAReadAndAnError() throws {
         let findings = try Self.findings()
         #expect(findings[0].bytes == Array("<?xml version=\"1.0\"?><?pi?><model/>".utf8))
         let empty = try model(findings[0].bytes)

@@ -43,7 +43,7 @@ struct XMLReaderTests {
         }
     }
 
-    // MARK: - The fuzz findings of issue 31
+    // MARK: - Fuzz findings
 
     /// `<?xml version="1.0"?><?pi?><model/>` crashed `XMLParser` (a processing instruction without data); it is
     /// well-formed: a root `<model/>` and nothing else.

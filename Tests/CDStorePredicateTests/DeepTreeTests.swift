@@ -4,8 +4,8 @@ import Testing
 @testable import CDStorePredicate
 
 /// Predicates whose trees would be deeper than the nesting limit: the parser refuses them, including the chains
-/// it builds in a loop (`a + 1 + 1 + …`, `a[0][0]…`), which used to come out as trees thousands of levels deep
-/// that the SQL compiler recursed over until the stack overflowed (issue 30). Trees as deep as the limit allows
+/// it builds in a loop (`a + 1 + 1 + …`, `a[0][0]…`), which would otherwise come out as trees thousands of levels
+/// deep for the SQL compiler to recurse over until the stack overflows. Trees as deep as the limit allows
 /// format, evaluate and substitute on a default thread stack.
 @Suite("Deep predicate trees")
 struct DeepTreeTests {

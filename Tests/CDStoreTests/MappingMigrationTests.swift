@@ -3,7 +3,7 @@ import CDStoreTestSupport
 import Foundation
 import Testing
 
-/// Heavyweight migration (issue 24): source-version stores made with cdstore, migrated with the corpus' mapping
+/// Heavyweight migration: source-version stores made with cdstore, migrated with the corpus' mapping
 /// models, every object and value checked on the other side.
 @Suite struct MappingMigrationTests {
     static let mapping = Corpus.root.appendingPathComponent("mapping")
