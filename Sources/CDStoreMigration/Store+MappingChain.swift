@@ -75,7 +75,13 @@ extension Store {
                 warnings.append("skipped the mapping model \(path): \(error)")
             }
         }
+        // A mapping model given by path may also be one found beside the model, under another spelling of its path.
+        func samePlace(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         for path in paths {
+            if let known = candidates.firstIndex(where: { samePlace($0.model.file) == samePlace(path) }) {
+                candidates[known].isGiven = true
+                continue
+            }
             do {
                 candidates.append(MappingCandidate(try MappingModelReader.read(path), modelFolder: root, isGiven: true))
             } catch let error as ModelError {

@@ -67,6 +67,20 @@ import Testing
         try checkBooks(path, model: Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld"))
     }
 
+    /// The mapping model beside the model, given by path as well (relative to the working directory, as a shell
+    /// passes it): one mapping model, used, and no note that it was not.
+    @Test func theMappingModelBesideTheModelGivenByPathToo() throws {
+        let path = try booksStore(model: Self.plus.appendingPathComponent("CoreDataPlus_1.0.xcdatamodeld"))
+        let mappingModel = Self.plus.appendingPathComponent("Model_1_0_to_1_1.xcmappingmodel").path
+        let relative = String(repeating: "../", count: FileManager.default.currentDirectoryPath.split(separator: "/").count)
+            + mappingModel.dropFirst()
+        #expect(FileManager.default.fileExists(atPath: relative))
+        let dry = try CDStore.migrate(storeAt: path, to: .path(Self.plus.appendingPathComponent("CoreDataPlus_1.1.xcdatamodeld").path),
+                                      mappingModels: [relative, mappingModel], dryRun: true)
+        #expect(dry.warnings.isEmpty)
+        #expect(dry.steps.map(\.mappingModel) == [mappingModel])
+    }
+
     /// A source filter (`sourcefilterpredicatestring`, here added to CoreDataPlus's own mapping) keeps the objects it
     /// accepts; the plan counts the one it rejects as left behind, and that object is gone after the migration.
     @Test func aSourceFilterLeavesTheRejectedObjectsBehind() throws {
