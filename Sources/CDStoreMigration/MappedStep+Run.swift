@@ -57,6 +57,36 @@ extension MappedStep {
         }
         var evaluator = PredicateEvaluator()
         evaluator.invocationHandler = MappingExpressionCheck.invoke
+        // SQL over the source layout first: it reads every stored type (a Binary attribute is not nil there, where
+        // the evaluator sees no value). The evaluator takes what SQL does not express (`$source`, `FUNCTION`).
+        func rejectedKeys(_ filter: PredicateNode, of entity: String, mapping: String) throws -> [Int64] {
+            if let layout = sourceLayout.entity(named: entity), let modelEntity = source.entity(named: entity),
+               let condition = try? sourceLayout.condition(filter, on: modelEntity, model: source) {
+                guard existing.contains(layout.table) else { return [] }
+                return try Int64.fetchAll(db, sql: "SELECT t.Z_PK FROM \(layout.table) t WHERE t.Z_ENT = ? AND NOT IFNULL((\(condition.sql)), 0)",
+                                          arguments: StatementArguments([layout.number.databaseValue] + condition.arguments))
+            }
+            var rejected: [Int64] = []
+            try forEachObject(of: entity) { pk, object in
+                evaluator.variables = ["source": .object(object)]
+                let passes: Bool
+                do {
+                    passes = try evaluator.evaluate(filter, with: .object(object))
+                } catch {
+                    throw StoreError(.invalidInput, "entity mapping '\(mapping)': its filter cannot be evaluated on \(entity) "
+                                     + "object \(pk): \(error)")
+                }
+                if !passes { rejected.append(pk) }
+            }
+            return rejected
+        }
+        // Splits read the source objects before the key-keeping mappings' filters drop any.
+        var splitCounts: [String: Int] = [:]
+        for split in splits {
+            splitCounts[split.mapping] = try capture(split, db: db, sourceLayout: sourceLayout, record: record) { filter in
+                try rejectedKeys(filter, of: split.sourceEntity, mapping: split.mapping)
+            }
+        }
         for mapping in model.entityMappings {
             guard let sourceName = mapping.sourceEntityName else {
                 counts.append(MappedObjectCount(mapping: mapping.name, sourceEntity: nil, destinationEntity: mapping.destinationEntityName,
@@ -65,20 +95,14 @@ extension MappedStep {
             }
             named.insert(sourceName)
             let total = try count(sourceName)
+            if let made = splitCounts[mapping.name] {
+                counts.append(MappedObjectCount(mapping: mapping.name, sourceEntity: sourceName, destinationEntity: mapping.destinationEntityName,
+                                                taken: made, created: made, leftBehind: total - made))
+                continue
+            }
             var taken = total
             if let filter = filters.first(where: { $0.mapping == mapping.name }), let layout = sourceLayout.entity(named: sourceName) {
-                var rejected: [Int64] = []
-                try forEachObject(of: sourceName) { pk, object in
-                    evaluator.variables = ["source": .object(object)]
-                    let passes: Bool
-                    do {
-                        passes = try evaluator.evaluate(filter.predicate, with: .object(object))
-                    } catch {
-                        throw StoreError(.invalidInput, "entity mapping '\(mapping.name)': its filter cannot be evaluated on \(sourceName) "
-                                         + "object \(pk): \(error)")
-                    }
-                    if !passes { rejected.append(pk) }
-                }
+                let rejected = try rejectedKeys(filter.predicate, of: sourceName, mapping: mapping.name)
                 taken = total - rejected.count
                 if !rejected.isEmpty {
                     let sql = "DELETE FROM \(layout.table) WHERE Z_PK = ?"
@@ -129,7 +153,7 @@ extension MappedStep {
     /// Stage 3: every object of a mapped destination entity has its required attributes and to-ones.
     func validate(db: Database, destinationLayout: StoreLayout, destination: ManagedObjectModel) throws {
         var problems: [String] = []
-        for name in inferred.entities.keys.sorted() {
+        for name in Set(inferred.entities.keys).union(splits.map(\.destinationEntity)).sorted() {
             guard let entity = destination.entity(named: name), let layout = destinationLayout.entity(named: name) else { continue }
             for attribute in destination.attributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = layout.attributeColumns[attribute.name] else { continue }

@@ -20,8 +20,9 @@ import Foundation
 ///
 /// What needs app code is refused before anything is read: a mapping naming an `NSEntityMigrationPolicy`
 /// subclass, or an expression calling `$entityPolicy` (``MigrationOptions/withoutPolicies`` runs the default
-/// policy instead and leaves those values out). So are entity mappings that split or merge entities (two mappings
-/// taking one source entity, or making one destination entity), which the row-moving runner cannot express.
+/// policy instead and leaves those values out). So are entity mappings that merge entities (two mappings making
+/// one destination entity), which the row-moving runner cannot express. Two mappings may take one source entity
+/// (a split): one keeps the objects' keys, the others make new objects (``SplitMapping``).
 struct MappedStep {
     /// A value expression evaluated per source object.
     struct Computed {
@@ -45,6 +46,8 @@ struct MappedStep {
     let inferred: InferredMapping
     var computed: [Computed] = []
     var filters: [Filter] = []
+    /// Entity mappings that make further objects from a source entity another mapping takes.
+    var splits: [SplitMapping] = []
     /// One per entity mapping whose custom code is skipped (``MigrationOptions/withoutPolicies``).
     var warnings: [String] = []
 
@@ -85,23 +88,24 @@ struct MappedStep {
         }
 
         var entities: [String: String] = [:]
-        var taken: [String: String] = [:]
+        var made: Set<String> = []
         var overrides: [String: [String: InferredMapping.PropertySource]] = [:]
         var computedIndex = 0
+        let keeping = SplitMapping.keyKeepingMappings(model.entityMappings)
         for mapping in model.entityMappings {
             guard let sourceName = mapping.sourceEntityName, let destinationName = mapping.destinationEntityName,
                   mapping.type != .add, mapping.type != .remove else { continue }
+            guard made.insert(destinationName).inserted else {
+                throw refuse("two entity mappings make \(destinationName) objects; cdstore runs one mapping per destination entity")
+            }
+            if let keeper = keeping[sourceName].flatMap(model.entityMapping(named:)), keeper.name != mapping.name {
+                splits.append(try SplitMapping(mapping, keeper: keeper, source: source, destination: destination,
+                                               table: "\(prefix)split\(splits.count + 1)", refuse: refuse))
+                continue
+            }
             guard let sourceEntity = source.entity(named: sourceName), let destinationEntity = destination.entity(named: destinationName) else {
                 throw refuse("entity mapping '\(mapping.name)' names an entity the models do not have")
             }
-            if let other = taken[sourceName] {
-                throw refuse("entity mappings '\(other)' and '\(mapping.name)' both take \(sourceName) objects; cdstore runs "
-                             + "one mapping per source entity")
-            }
-            if entities[destinationName] != nil {
-                throw refuse("two entity mappings make \(destinationName) objects; cdstore runs one mapping per destination entity")
-            }
-            taken[sourceName] = mapping.name
             entities[destinationName] = sourceName
             if let filter = mapping.filterPredicate {
                 do {
@@ -157,6 +161,11 @@ struct MappedStep {
                 guard let target = model.entityMapping(named: targetName) else {
                     throw refuse("entity mapping '\(mapping.name)', relationship '\(property.name)' names entity mapping '\(targetName)', "
                                  + "which the mapping model does not have")
+                }
+                if let source = target.sourceEntityName, keeping[source] != target.name {
+                    throw refuse("entity mapping '\(mapping.name)', relationship '\(property.name)' links to the objects of entity mapping "
+                                 + "'\(targetName)', which makes new ones (an entity split); cdstore links only to objects that keep "
+                                 + "their source object's key")
                 }
                 guard target.sourceEntityName == sourceRelationship.destination,
                       target.destinationEntityName == relationship.destination else {

@@ -278,6 +278,14 @@ extension Store {
                             if !statement.isTemporary { statements.append(statement) }
                         }
                     try runner.run()
+                    try mapped?.insertSplitObjects(db: db, destinationLayout: runner.destinationLayout, sourceLayout: sourceLayout,
+                                                   keyOffset: { runner.offsets[$0]?[$1] ?? 0 }) { sql, tables in
+                        executed += 1
+                        if let limit = options.failAfterStatements, executed > limit {
+                            throw StoreError(.sqlite, "injected failure before statement \(executed): \(sql)")
+                        }
+                        statements.append(MigrationStatement(sql: sql, tables: tables, isTemporary: false))
+                    }
                     try mapped?.validate(db: db, destinationLayout: runner.destinationLayout, destination: to.0.model)
                     let changes = ModelDiff.changes(from: from.0.model, to: to.0.model)
                     let changeTables = changes.map { change -> [String] in
