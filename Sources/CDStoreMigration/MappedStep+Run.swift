@@ -27,6 +27,13 @@ struct MappingSourceObject: PredicateEvaluable {
     func value(forKey key: String) -> EvaluationValue { values[key] ?? .null }
 }
 
+/// A Binary or Transformable value for a mapping's expressions: present (not nil), and as long as it is
+/// (`image.length`, as `NSData` answers), its bytes not readable as a value.
+struct StoredBytes: PredicateEvaluable {
+    var length: Int
+    func value(forKey key: String) -> EvaluationValue { key == "length" ? .int(Int64(length)) : .null }
+}
+
 extension MappedStep {
     /// Stage 1's work before the rows move: counts the objects each mapping takes, drops the source objects its
     /// filter rejects, and evaluates computed value expressions into temporary tables (`pk → v`).
@@ -188,7 +195,7 @@ extension MappedStep {
         case .double(let d):
             return type == .date ? .date(Date(timeIntervalSinceReferenceDate: d)) : .double(d)
         case .string(let s): return .string(s)
-        case .blob: return .null
+        case .blob(let bytes): return .object(StoredBytes(length: bytes.count))
         }
     }
 

@@ -57,6 +57,26 @@ import Testing
         #expect(next.primaryKey == 3)
     }
 
+    /// A filter on a Binary attribute, on the mapping that keeps the keys: the notes with an image stay (a filter the
+    /// evaluator ran saw no value in any Binary attribute and dropped every note), and `$source.` in a filter still
+    /// reads the source object.
+    @Test(arguments: [("image != nil", ["a", "c"]), ("$source.image == nil OR $source.title == 'a'", ["a", "b"])])
+    func aFilterOnTheKeyKeepingMappingSeesBinaryValues(filter: String, kept: [String]) throws {
+        let path = try notesStore()
+        let mappingFile = folder.appendingPathComponent("NoteSplit/Notes1to2.xcmappingmodel/xcmapping.xml")
+        let original = try String(contentsOf: mappingFile, encoding: .utf8)
+        let onlyNotes = original.replacingOccurrences(of: #"idrefs="e1 e2""#, with: #"idrefs="e2""#)
+            .replacingOccurrences(of: #"<attribute name="name" type="string">NoteToNote</attribute>"#,
+                                  with: #"<attribute name="name" type="string">NoteToNote</attribute>"#
+                                    + #"<attribute name="sourcefilterpredicatestring" type="string">\#(filter.replacingOccurrences(of: "'", with: "&apos;"))</attribute>"#)
+        #expect(onlyNotes != original)
+        try onlyNotes.write(to: mappingFile, atomically: true, encoding: .utf8)
+        let plan = try CDStore.migrate(storeAt: path, to: .path(notes.path), backup: false)
+        #expect(plan.summary.contains("  NoteToNote (Note → Note): 2 taken, 2 created, 1 left behind"))
+        let store = try CDStore(path: path, model: .path(notes.path), options: [.readOnly])
+        #expect(try store.read { try $0.fetch("Note").compactMap { $0.string("title") }.sorted() } == kept)
+    }
+
     @Test func aSplitThatNeedsMoreThanCopiesIsRefusedAndTheStoreLeftAsItWas() throws {
         let path = try notesStore()
         let mappingFile = folder.appendingPathComponent("NoteSplit/Notes1to2.xcmappingmodel/xcmapping.xml")
