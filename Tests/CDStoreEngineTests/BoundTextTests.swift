@@ -3,7 +3,7 @@ import GRDB
 import Testing
 @testable import CDStoreEngine
 
-/// Session 27: the text of new rows is bound from copies an insert owns (`SQLITE_STATIC`), reused once the
+/// The text of new rows is bound from copies an insert owns (`SQLITE_STATIC`), reused once the
 /// statement ran. Every byte must reach the table, across chunks and their reuse.
 @Suite("Text bound from the insert's own copies")
 struct BoundTextTests {

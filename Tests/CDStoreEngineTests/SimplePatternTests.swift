@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CDStoreEngine
 
-/// Session 27: plain regular expressions of text attributes are matched without ICU (``SimplePattern``). The answer
+/// Plain regular expressions of text attributes are matched without ICU (``SimplePattern``). The answer
 /// must be ICU's (an anchored match covering the whole value) for every pattern it takes, and any other pattern is
 /// left to ICU.
 @Suite("Plain regular expressions matched without ICU")

@@ -208,9 +208,9 @@ extension Store {
     }
 
     /// Core Data's triggers (derived attributes, persistent history) call functions Core Data registers on its
-    /// own connections; without them any write to those tables fails. They are registered as no-ops: cdstore
-    /// does not maintain derived values through them, and records persistent history with its own temporary
-    /// triggers (``HistoryRecorder``, docs/decisions/0009-persistent-history-writes.md).
+    /// own connections; without them any write to those tables fails (``CoreDataTriggerFunctions``). cdstore
+    /// records persistent history with its own temporary triggers (``HistoryRecorder``,
+    /// docs/decisions/0009-persistent-history-writes.md).
     private static func registerTriggerFunctions(_ database: DatabaseQueue) throws {
         let triggers = try database.read { db in
             try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL")
@@ -223,11 +223,7 @@ extension Store {
                 if let range = Range(match.range(at: 1), in: sql) { names.insert(String(sql[range])) }
             }
         }
-        database.writeWithoutTransaction { db in
-            for name in names.sorted() {
-                db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
-            }
-        }
+        database.writeWithoutTransaction { db in CoreDataTriggerFunctions.register(names, on: db) }
     }
 
     /// SQLite's own message for `error`, for the error cdstore throws in its place.
