@@ -105,6 +105,8 @@ package final class Store: Sendable {
 
     let database: DatabaseQueue
     let validation: AttributeValidation
+    /// The model's derived attributes, computed at the end of each write where Core Data's triggers do not.
+    let derivedValues: DerivedValues?
     /// The private copy an immutable open reads from, removed with the store (see ``Options/immutable``).
     let privateCopy: PrivateStoreCopy?
     /// Whether the store was opened with ``Options/immutable``.
@@ -132,6 +134,7 @@ package final class Store: Sendable {
         self.isImmutable = isImmutable
         self.privateCopy = privateCopy
         self.validation = AttributeValidation(model: model)
+        self.derivedValues = DerivedValues(model: model, layout: layout)
         let missingExternalData = path.isEmpty || path == ":memory:" ? nil
             : MissingExternalData(directory: ExternalDataLocation(storeFile: URL(fileURLWithPath: path)).directory)
         self.missingExternalData = missingExternalData
@@ -194,6 +197,7 @@ package final class Store: Sendable {
                     // Stores with persistent history get it kept (a no-op lookup for the others).
                     let history = try HistoryRecorder.begin(self, db: db)
                     result = try body(db)
+                    try derivedValues?.refresh(db)
                     try history?.finish(db)
                     return .commit
                 }

@@ -1,0 +1,79 @@
+import CDStoreModel
+import CDStorePredicate
+import CDStoreTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import CDStoreEngine
+
+/// Derived attributes in a store cdstore created (which has no Core Data triggers to keep them): each write
+/// leaves them as Core Data's triggers would, for every form Core Data derives in SQL.
+@Suite("Derived attributes")
+struct DerivedValuesTests {
+    static let contents = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Department" representedClassName="Department" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="headcount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="employees.@count" usesScalarValueType="YES"/>
+                <attribute name="payroll" optional="YES" attributeType="Double" derived="YES" derivationExpression="employees.@sum.salary" usesScalarValueType="YES"/>
+                <attribute name="projectCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="count:(projects)" usesScalarValueType="YES"/>
+                <attribute name="lowerName" optional="YES" attributeType="String" derived="YES" derivationExpression="lowercase:(name)"/>
+                <attribute name="searchKey" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(name)"/>
+                <relationship name="employees" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Employee" inverseName="department" inverseEntity="Employee"/>
+                <relationship name="projects" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Project" inverseName="departments" inverseEntity="Project"/>
+            </entity>
+            <entity name="Employee" representedClassName="Employee" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="salary" optional="YES" attributeType="Double" defaultValueString="0" usesScalarValueType="YES"/>
+                <attribute name="departmentName" optional="YES" attributeType="String" derived="YES" derivationExpression="department.name"/>
+                <attribute name="upperDepartment" optional="YES" attributeType="String" derived="YES" derivationExpression="uppercase:(department.name)"/>
+                <attribute name="saved" optional="YES" attributeType="Date" derived="YES" derivationExpression="now()" usesScalarValueType="NO"/>
+                <relationship name="department" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Department" inverseName="employees" inverseEntity="Department"/>
+            </entity>
+            <entity name="Project" representedClassName="Project" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="departments" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Department" inverseName="projects" inverseEntity="Department"/>
+            </entity>
+        </model>
+        """
+
+    func store() throws -> Store {
+        let folder = try temporaryDirectory().appendingPathComponent("Derived.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Self.contents.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let model = try ModelLoader.load(folder.path).model
+        return try Store.open(at: folder.deletingLastPathComponent().appendingPathComponent("D.sqlite").path, model: model)
+    }
+
+    func rows(_ store: Store, _ sql: String) throws -> [[String]] {
+        try DatabaseQueue(path: store.path).read { db in
+            try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "nil" : "\($0.storage.value!)" } }
+        }
+    }
+
+    @Test func eachWriteLeavesTheDerivedValuesCoreDataWouldKeep() throws {
+        let store = try store()
+        try store.insertJSON("Department", #"""
+            [{"name": "Crème", "employees": [{"name": "Ann", "salary": 10}, {"name": "Bo", "salary": 2.5}],
+              "projects": [{"title": "P1"}, {"title": "P2"}]},
+             {"name": "Empty"}]
+            """#)
+        let departments = "SELECT ZNAME, ZHEADCOUNT, ZPAYROLL, ZPROJECTCOUNT, ZLOWERNAME, ZSEARCHKEY FROM ZDEPARTMENT ORDER BY Z_PK"
+        #expect(try rows(store, departments) == [["Crème", "2", "12.5", "2", "crème", "creme"], ["Empty", "0", "0.0", "0", "empty", "empty"]])
+        let employees = "SELECT ZNAME, ZDEPARTMENTNAME, ZUPPERDEPARTMENT, ZSAVED FROM ZEMPLOYEE ORDER BY Z_PK"
+        #expect(try rows(store, employees) == [["Ann", "Crème", "CRÈME", "nil"], ["Bo", "Crème", "CRÈME", "nil"]])
+
+        _ = try store.update(UpdateRequest(entity: "Department", predicate: try PredicateParser.parse("name == 'Crème'"),
+                                           assignments: [UpdateAssignment("name", .text("Brûlée"))]))
+        _ = try store.delete(ObjectFetchRequest(entity: "Employee", predicate: try PredicateParser.parse("name == 'Bo'")))
+        #expect(try rows(store, departments).first == ["Brûlée", "1", "10.0", "2", "brûlée", "brulee"])
+        #expect(try rows(store, employees) == [["Ann", "Brûlée", "BRÛLÉE", "nil"]])
+    }
+
+    @Test func formsCoreDataDoesNotDeriveInSQLAreNotComputed() throws {
+        let store = try store()
+        #expect(store.derivedValues?.statements.count == 7)
+        #expect(store.derivedValues?.statements.contains { $0.contains("ZSAVED") } == false)
+    }
+}
