@@ -304,6 +304,10 @@ extension Store {
                                                       mappingFile: mapped?.model.file, objectCounts: objectCounts))
                     sourceLayout = runner.destinationLayout
                 }
+                if let derived = DerivedValues(model: chain.last!.0.model, layout: sourceLayout),
+                   try Int.fetchOne(db, sql: DerivedValues.coreDataTriggers) == nil {
+                    for statement in derived.statements { try db.execute(sql: statement) }
+                }
                 // Metadata last: the store describes itself as the new model only once everything else is done.
                 var updated = metadata
                 try updated.setModel(chain.last!.0.model)

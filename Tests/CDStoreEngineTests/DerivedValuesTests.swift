@@ -5,6 +5,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import CDStoreEngine
+import CDStoreMigration
 
 /// Derived attributes in a store cdstore created (which has no Core Data triggers to keep them): each write
 /// leaves them as Core Data's triggers would, for every form Core Data derives in SQL.
@@ -69,6 +70,29 @@ struct DerivedValuesTests {
         _ = try store.delete(ObjectFetchRequest(entity: "Employee", predicate: try PredicateParser.parse("name == 'Bo'")))
         #expect(try rows(store, departments).first == ["Brûlée", "1", "10.0", "2", "brûlée", "brulee"])
         #expect(try rows(store, employees) == [["Ann", "Brûlée", "BRÛLÉE", "nil"]])
+    }
+
+    /// A lightweight migration that adds a derived attribute fills it, as Core Data does when it adds the column.
+    @Test func aMigrationThatAddsADerivedAttributeFillsIt() throws {
+        let folder = try temporaryDirectory()
+        func write(_ name: String, _ text: String) throws -> String {
+            let model = folder.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+            try text.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+            return model.path
+        }
+        let derived = #"<attribute name="headcount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="employees.@count" usesScalarValueType="YES"/>"#
+        let v1 = try write("V1", Self.contents.split(separator: "\n").filter { !$0.contains("derived=\"YES\"") }.joined(separator: "\n"))
+        let v2 = try write("V2", Self.contents.split(separator: "\n").filter { !$0.contains("derived=\"YES\"") || $0.contains("headcount") }
+            .joined(separator: "\n"))
+        #expect(Self.contents.contains(derived))
+        let path = folder.appendingPathComponent("M.sqlite").path
+        let store = try Store.open(at: path, model: try ModelLoader.load(v1).model)
+        try store.insertJSON("Department", #"[{"name": "A", "employees": [{"name": "Ann"}, {"name": "Bo"}]}, {"name": "B"}]"#)
+        try store.close()
+        _ = try Store.migrate(at: path, to: try ModelLoader.load(v2), options: .init(backup: false))
+        let migrated = try Store.open(at: path, model: try ModelLoader.load(v2).model)
+        #expect(try rows(migrated, "SELECT ZNAME, ZHEADCOUNT FROM ZDEPARTMENT ORDER BY Z_PK") == [["A", "2"], ["B", "0"]])
     }
 
     @Test func formsCoreDataDoesNotDeriveInSQLAreNotComputed() throws {

@@ -16,11 +16,12 @@ internal import GRDB
 /// Only rows whose value changes are written, so persistent history records the derived values that changed.
 /// `now()` is left to the writer (it is the time each object was saved, which one statement at the end cannot
 /// know), as are forms Core Data itself refuses. A store with Core Data's triggers keeps its values through them.
-struct DerivedValues: Sendable {
-    let statements: [String]
+/// A migration ends with the same statements for the destination model, as Core Data fills a derived column it adds.
+package struct DerivedValues: Sendable {
+    package let statements: [String]
 
     /// The statements for `model`'s derived attributes in `layout`; nil when there is nothing to compute.
-    init?(model: ManagedObjectModel, layout: StoreLayout) {
+    package init?(model: ManagedObjectModel, layout: StoreLayout) {
         var statements: [String] = []
         for entity in model.entities {
             guard let owner = layout.entity(named: entity.name) else { continue }
@@ -38,10 +39,12 @@ struct DerivedValues: Sendable {
 
     /// Runs the statements, unless the store keeps its derived values with Core Data's triggers.
     func refresh(_ db: Database) throws {
-        guard try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\' LIMIT 1") == nil
-        else { return }
+        guard try Int.fetchOne(db, sql: Self.coreDataTriggers) == nil else { return }
         for statement in statements { try db.execute(sql: statement) }
     }
+
+    /// A query that returns a row when the store has Core Data's derived-attribute triggers.
+    package static let coreDataTriggers = "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z\\_DA\\_%' ESCAPE '\\' LIMIT 1"
 
     /// The SQL value of `expression` for the row `t` of `owner`, or nil for a form cdstore does not compute.
     static func sql(_ expression: ExpressionNode, entity: Entity, owner: EntityLayout, model: ManagedObjectModel,
