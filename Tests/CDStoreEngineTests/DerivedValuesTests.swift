@@ -62,14 +62,28 @@ struct DerivedValuesTests {
             """#)
         let departments = "SELECT ZNAME, ZHEADCOUNT, ZPAYROLL, ZPROJECTCOUNT, ZLOWERNAME, ZSEARCHKEY FROM ZDEPARTMENT ORDER BY Z_PK"
         #expect(try rows(store, departments) == [["Crème", "2", "12.5", "2", "crème", "creme"], ["Empty", "0", "0.0", "0", "empty", "empty"]])
-        let employees = "SELECT ZNAME, ZDEPARTMENTNAME, ZUPPERDEPARTMENT, ZSAVED FROM ZEMPLOYEE ORDER BY Z_PK"
-        #expect(try rows(store, employees) == [["Ann", "Crème", "CRÈME", "nil"], ["Bo", "Crème", "CRÈME", "nil"]])
+        let employees = "SELECT ZNAME, ZDEPARTMENTNAME, ZUPPERDEPARTMENT FROM ZEMPLOYEE ORDER BY Z_PK"
+        #expect(try rows(store, employees) == [["Ann", "Crème", "CRÈME"], ["Bo", "Crème", "CRÈME"]])
+        let saved = try rows(store, "SELECT ZSAVED FROM ZEMPLOYEE ORDER BY Z_PK").map { Double($0[0]) ?? 0 }
+        #expect(saved.allSatisfy { $0 > Date().timeIntervalSinceReferenceDate - 60 })
 
         _ = try store.update(UpdateRequest(entity: "Department", predicate: try PredicateParser.parse("name == 'Crème'"),
                                            assignments: [UpdateAssignment("name", .text("Brûlée"))]))
         _ = try store.delete(ObjectFetchRequest(entity: "Employee", predicate: try PredicateParser.parse("name == 'Bo'")))
         #expect(try rows(store, departments).first == ["Brûlée", "1", "10.0", "2", "brûlée", "brulee"])
-        #expect(try rows(store, employees) == [["Ann", "Brûlée", "BRÛLÉE", "nil"]])
+        #expect(try rows(store, employees) == [["Ann", "Brûlée", "BRÛLÉE"]])
+
+        // `now()` is the time of the object's last save: an update of Ann sets it again, one of nobody leaves it.
+        Thread.sleep(forTimeInterval: 0.01)
+        _ = try store.update(UpdateRequest(entity: "Employee", predicate: try PredicateParser.parse("name == 'Ann'"),
+                                           assignments: [UpdateAssignment("salary", .text("11"))]))
+        let resaved = try rows(store, "SELECT ZSAVED FROM ZEMPLOYEE").map { Double($0[0]) ?? 0 }
+        #expect(resaved.count == 1 && resaved[0] > saved[0])
+        _ = try store.update(UpdateRequest(entity: "Employee", predicate: try PredicateParser.parse("name == 'Nobody'"),
+                                           assignments: [UpdateAssignment("salary", .text("1"))]))
+        #expect(try rows(store, "SELECT ZSAVED FROM ZEMPLOYEE").map { Double($0[0]) ?? 0 } == resaved)
+        // The triggers live on cdstore's connection only: the file has none.
+        #expect(try rows(store, "SELECT name FROM sqlite_master WHERE type = 'trigger'").isEmpty)
     }
 
     /// A lightweight migration that adds a derived attribute fills it, as Core Data does when it adds the column.
@@ -95,9 +109,10 @@ struct DerivedValuesTests {
         #expect(try rows(migrated, "SELECT ZNAME, ZHEADCOUNT FROM ZDEPARTMENT ORDER BY Z_PK") == [["A", "2"], ["B", "0"]])
     }
 
-    @Test func formsCoreDataDoesNotDeriveInSQLAreNotComputed() throws {
+    @Test func nowIsLeftToTriggersOnTheConnectionAndTheRestToOneUpdateEach() throws {
         let store = try store()
         #expect(store.derivedValues?.statements.count == 7)
         #expect(store.derivedValues?.statements.contains { $0.contains("ZSAVED") } == false)
+        #expect(store.derivedValues?.nowTriggers.count == 2)
     }
 }

@@ -196,6 +196,7 @@ package final class Store: Sendable {
                 try db.inTransaction(.immediate) {
                     // Stores with persistent history get it kept (a no-op lookup for the others).
                     let history = try HistoryRecorder.begin(self, db: db)
+                    try derivedValues?.begin(db)
                     result = try body(db)
                     try derivedValues?.refresh(db)
                     try history?.finish(db)

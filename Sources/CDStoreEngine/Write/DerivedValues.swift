@@ -1,5 +1,6 @@
 import CDStoreModel
 import CDStorePredicate
+import Foundation
 internal import GRDB
 
 /// The derived attributes (`NSDerivedAttributeDescription`) of a store that lacks Core Data's triggers for them,
@@ -14,32 +15,62 @@ internal import GRDB
 /// - a to-many's `@count` (also written `count:(items)`) and `@sum` of an attribute, `items.@sum.price`.
 ///
 /// Only rows whose value changes are written, so persistent history records the derived values that changed.
-/// `now()` is left to the writer (it is the time each object was saved, which one statement at the end cannot
-/// know), as are forms Core Data itself refuses. A store with Core Data's triggers keeps its values through them.
+/// `now()`, the time each object was last saved, is set by temporary triggers on cdstore's own connection (gone
+/// when it closes, never in the file) on every insert and on every update of `Z_OPT`, which each write of an
+/// object bumps, as Core Data's triggers set it. Forms Core Data itself refuses are left as written. A store with
+/// Core Data's triggers keeps its values through them.
 /// A migration ends with the same statements for the destination model, as Core Data fills a derived column it adds.
 package struct DerivedValues: Sendable {
     package let statements: [String]
+    /// `CREATE TEMP TRIGGER` statements for the `now()` attributes.
+    let nowTriggers: [String]
+    static let nowFunction = "cdstore_now"
+    static let nowTriggerPrefix = "cdstore_now_"
 
     /// The statements for `model`'s derived attributes in `layout`; nil when there is nothing to compute.
     package init?(model: ManagedObjectModel, layout: StoreLayout) {
         var statements: [String] = []
+        var nowTriggers: [String] = []
         for entity in model.entities {
             guard let owner = layout.entity(named: entity.name) else { continue }
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let text = attribute.derivationExpression, let column = owner.attributeColumns[attribute.name],
-                      let expression = try? PredicateParser.parseExpression(text),
-                      let value = Self.sql(expression, entity: entity, owner: owner, model: model, layout: layout) else { continue }
+                      let expression = try? PredicateParser.parseExpression(text) else { continue }
+                if case .function("now", let arguments) = expression, arguments.isEmpty {
+                    for (event, on) in [("insert", "INSERT"), ("update", "UPDATE OF Z_OPT")] {
+                        nowTriggers.append("CREATE TEMP TRIGGER IF NOT EXISTS \(Self.nowTriggerPrefix)\(owner.table)_\(column)_\(event) "
+                                           + "AFTER \(on) ON main.\(owner.table) FOR EACH ROW "
+                                           + "WHEN NEW.Z_ENT BETWEEN \(owner.number) AND \(owner.subtreeMax) BEGIN "
+                                           + "UPDATE \(owner.table) SET \(column) = \(Self.nowFunction)() WHERE Z_PK = NEW.Z_PK; END")
+                    }
+                    continue
+                }
+                guard let value = Self.sql(expression, entity: entity, owner: owner, model: model, layout: layout) else { continue }
                 statements.append("UPDATE \(owner.table) AS t SET \(column) = \(value) "
                                   + "WHERE t.Z_ENT BETWEEN \(owner.number) AND \(owner.subtreeMax) AND t.\(column) IS NOT \(value)")
             }
         }
-        guard !statements.isEmpty else { return nil }
+        guard !statements.isEmpty || !nowTriggers.isEmpty else { return nil }
         self.statements = statements
+        self.nowTriggers = nowTriggers
     }
 
-    /// Runs the statements, unless the store keeps its derived values with Core Data's triggers.
+    /// At the start of a write transaction: the `now()` triggers, once per connection, unless the store keeps its
+    /// derived values with Core Data's triggers.
+    func begin(_ db: Database) throws {
+        guard !nowTriggers.isEmpty, try Int.fetchOne(db, sql: Self.coreDataTriggers) == nil,
+              try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE ? LIMIT 1",
+                               arguments: [Self.nowTriggerPrefix + "%"]) == nil else { return }
+        db.add(function: DatabaseFunction(Self.nowFunction, argumentCount: 0, pure: false) { _ in
+            Date().timeIntervalSinceReferenceDate
+        })
+        for trigger in nowTriggers { try db.execute(sql: trigger) }
+    }
+
+    /// At the end of a write transaction: the other derived values, unless the store keeps them with Core Data's
+    /// triggers.
     func refresh(_ db: Database) throws {
-        guard try Int.fetchOne(db, sql: Self.coreDataTriggers) == nil else { return }
+        guard !statements.isEmpty, try Int.fetchOne(db, sql: Self.coreDataTriggers) == nil else { return }
         for statement in statements { try db.execute(sql: statement) }
     }
 
