@@ -17,6 +17,17 @@ extension PredicateNode {
     }
 }
 
+extension PredicateNode {
+    /// Replaces `$VARIABLES` with constants, and key paths of the variable `object` — which stands for one object,
+    /// as `$FETCH_SOURCE` does in a fetched property's predicate — with the constants `value` gives for them
+    /// (`$FETCH_SOURCE.sourceId` becomes that object's `sourceId`); see ``substituting(variables:)``.
+    package func substituting(variables: [String: PredicateValue], object: String,
+                              value: @escaping (PredicateKeyPath) throws(CDPredicateError) -> PredicateValue)
+        throws(CDPredicateError) -> PredicateNode {
+        try Substitution(values: variables, object: object, member: value).node(self, bound: [])
+    }
+}
+
 extension ExpressionNode {
     /// Replaces `$VARIABLES` with constants; see ``PredicateNode/substituting(variables:)``.
     package func substituting(variables: [String: PredicateValue]) throws(CDPredicateError) -> ExpressionNode {
@@ -26,6 +37,8 @@ extension ExpressionNode {
 
 private struct Substitution {
     let values: [String: PredicateValue]
+    var object: String? = nil
+    var member: ((PredicateKeyPath) throws(CDPredicateError) -> PredicateValue)? = nil
 
     func node(_ p: PredicateNode, bound: Set<String>) throws(CDPredicateError) -> PredicateNode {
         switch p {
@@ -55,6 +68,8 @@ private struct Substitution {
                 throw CDPredicateError(.unboundVariable, "no value for variable $\(name)")
             }
             return .constant(v)
+        case .member(.variable(let name), let path) where name == object && !bound.contains(name):
+            return .constant(try member!(path))
         case .member(let base, let path): return .applying(path, to: try expression(base, bound: bound))
         case .aggregate(let members): return .makeAggregate(try list(members, bound: bound))
         case .function(let name, let args): return .function(name, try list(args, bound: bound))

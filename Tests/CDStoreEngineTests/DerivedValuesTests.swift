@@ -82,6 +82,10 @@ struct DerivedValuesTests {
         _ = try store.update(UpdateRequest(entity: "Employee", predicate: try PredicateParser.parse("name == 'Nobody'"),
                                            assignments: [UpdateAssignment("salary", .text("1"))]))
         #expect(try rows(store, "SELECT ZSAVED FROM ZEMPLOYEE").map { Double($0[0]) ?? 0 } == resaved)
+        // An insert that gives the value (an export imported again) keeps it.
+        try store.insertJSON("Employee", #"[{"name": "Cy", "saved": "2001-01-02T00:00:00Z"}]"#)
+        let cy = try rows(store, "SELECT ZSAVED FROM ZEMPLOYEE WHERE ZNAME = 'Cy'")
+        #expect(cy == [["86400"]])
         // The triggers live on cdstore's connection only: the file has none.
         #expect(try rows(store, "SELECT name FROM sqlite_master WHERE type = 'trigger'").isEmpty)
     }
@@ -116,3 +120,4 @@ struct DerivedValuesTests {
         #expect(store.derivedValues?.nowTriggers.count == 2)
     }
 }
+

@@ -216,7 +216,8 @@ extension Criteria {
 
     /// The same criteria, with the objects of these relationship key paths (`"employees"`,
     /// `"employees.badge"`) fetched with the results, one query per relationship and batch, and nested in
-    /// each ``StoredObject`` instead of named by ID.
+    /// each ``StoredObject`` instead of named by ID. A fetched property of the model named here is added to each
+    /// object as the array of objects its fetch request finds for it (`$FETCH_SOURCE` bound to the object).
     ///
     /// Core Data equivalent: `relationshipKeyPathsForPrefetching`.
     public func prefetching(_ keyPaths: [String]) -> Criteria {

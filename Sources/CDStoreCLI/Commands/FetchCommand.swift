@@ -32,7 +32,8 @@ struct FetchCommand: ParsableCommand {
     var counts = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Nest the objects of these relationships instead of their IDs: REL[,REL.SUBREL…] (repeatable).", valueName: "paths"))
+        "Nest the objects of these relationships instead of their IDs, or add these fetched properties (run per object): "
+        + "REL[,REL.SUBREL…] (repeatable).", valueName: "paths"))
     var include: [String] = []
 
     @Flag(name: .customLong("no-relationships"), help: "Print attributes only.")

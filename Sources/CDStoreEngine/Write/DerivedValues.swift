@@ -17,7 +17,8 @@ internal import GRDB
 /// Only rows whose value changes are written, so persistent history records the derived values that changed.
 /// `now()`, the time each object was last saved, is set by temporary triggers on cdstore's own connection (gone
 /// when it closes, never in the file) on every insert and on every update of `Z_OPT`, which each write of an
-/// object bumps, as Core Data's triggers set it. Forms Core Data itself refuses are left as written. A store with
+/// object bumps, as Core Data's triggers set it; an insert that gives the value keeps it, so that an export
+/// imported again is the same graph. Forms Core Data itself refuses are left as written. A store with
 /// Core Data's triggers keeps its values through them.
 /// A migration ends with the same statements for the destination model, as Core Data fills a derived column it adds.
 package struct DerivedValues: Sendable {
@@ -37,10 +38,10 @@ package struct DerivedValues: Sendable {
                 guard let text = attribute.derivationExpression, let column = owner.attributeColumns[attribute.name],
                       let expression = try? PredicateParser.parseExpression(text) else { continue }
                 if case .function("now", let arguments) = expression, arguments.isEmpty {
-                    for (event, on) in [("insert", "INSERT"), ("update", "UPDATE OF Z_OPT")] {
+                    for (event, on, unless) in [("insert", "INSERT", " AND NEW.\(column) IS NULL"), ("update", "UPDATE OF Z_OPT", "")] {
                         nowTriggers.append("CREATE TEMP TRIGGER IF NOT EXISTS \(Self.nowTriggerPrefix)\(owner.table)_\(column)_\(event) "
                                            + "AFTER \(on) ON main.\(owner.table) FOR EACH ROW "
-                                           + "WHEN NEW.Z_ENT BETWEEN \(owner.number) AND \(owner.subtreeMax) BEGIN "
+                                           + "WHEN NEW.Z_ENT BETWEEN \(owner.number) AND \(owner.subtreeMax)\(unless) BEGIN "
                                            + "UPDATE \(owner.table) SET \(column) = \(Self.nowFunction)() WHERE Z_PK = NEW.Z_PK; END")
                     }
                     continue

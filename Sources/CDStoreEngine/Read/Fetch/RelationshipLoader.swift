@@ -70,12 +70,16 @@ struct RelationshipLoader {
                     objects[index].values.append((relationship.name, value))
                 }
             }
+            try attachFetchedProperties(to: &objects, at: indices, of: entity)
         }
     }
 
-    /// Every included name must be a relationship of the entity (or of one of its sub-entities).
+    /// Every included name must be a relationship or fetched property of the entity (or of one of its sub-entities).
     private func checkIncludes(_ entity: Entity) throws {
-        let names = store.model.subtree(of: entity).flatMap { store.model.relationships(of: $0).map(\.name) }
+        let names = store.model.subtree(of: entity).flatMap { member in
+            store.model.relationships(of: member).map(\.name)
+                + (store.model.ancestors(of: member) + [member]).flatMap(\.fetchedProperties).map(\.name)
+        }
         for name in includes.keys where !names.contains(name) {
             throw StoreError(.unknownName, "no relationship '\(name)'" + Suggestion.didYouMean(name, among: names),
                              entity: entity.name).about(.includes)
