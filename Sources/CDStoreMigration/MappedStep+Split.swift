@@ -24,10 +24,11 @@ extension MappedStep {
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM temp.\(split.table)") ?? 0
     }
 
-    /// After the rows move: each split's objects, keyed after the highest `Z_PK` of their table, with their to-ones
-    /// set to the object their source object became (when its mapping kept it). `keyOffset` gives how far the
+    /// After the rows move: each split's objects, keyed after the highest `Z_PK` of their table, with the model's
+    /// defaults where the mapping sets nothing and their to-ones set to the object their source object became
+    /// (when its mapping kept it). `keyOffset` gives how far the
     /// runner moved a source table's keys in a destination table (0 when they were kept).
-    func insertSplitObjects(db: Database, destinationLayout: StoreLayout, sourceLayout: StoreLayout,
+    func insertSplitObjects(db: Database, destination: ManagedObjectModel, destinationLayout: StoreLayout, sourceLayout: StoreLayout,
                             keyOffset: (_ sourceTable: String, _ destinationTable: String) -> Int64,
                             record: (_ sql: String, _ tables: [String]) throws -> Void) throws {
         for split in splits {
@@ -47,6 +48,17 @@ extension MappedStep {
                 columns.append(column)
                 values.append("x.c\(index)")
             }
+            // What the mapping does not set, a new object has from the model: its default values.
+            var defaults: [DatabaseValue] = []
+            let copied = Set(split.copies.map(\.attribute))
+            if let entity = destination.entity(named: split.destinationEntity) {
+                for attribute in destination.attributes(of: entity) where !copied.contains(attribute.name) && attribute.defaultValue != nil {
+                    guard let column = layout.attributeColumns[attribute.name] else { continue }
+                    columns.append(column)
+                    values.append("?")
+                    defaults.append(try DefaultValues.storedDefault(for: attribute))
+                }
+            }
             for name in split.linksToKeeper {
                 guard let toOne = layout.toOnes[name], let keeper else { continue }
                 let target = "(SELECT k.Z_PK FROM \(keeper.table) k WHERE k.Z_PK = x.pk + \(offset) AND k.Z_ENT = \(keeper.number))"
@@ -64,7 +76,7 @@ extension MappedStep {
             let sql = "INSERT INTO \(layout.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) "
                 + "FROM temp.\(split.table) x ORDER BY x.pk"
             try record(sql, [layout.table])
-            try db.execute(sql: sql)
+            try db.execute(sql: sql, arguments: StatementArguments(defaults))
             let raise = "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(layout.table))) WHERE Z_ENT = ?"
             try record(raise, [])
             try db.execute(sql: raise, arguments: [root.number])

@@ -278,8 +278,8 @@ extension Store {
                             if !statement.isTemporary { statements.append(statement) }
                         }
                     try runner.run()
-                    try mapped?.insertSplitObjects(db: db, destinationLayout: runner.destinationLayout, sourceLayout: sourceLayout,
-                                                   keyOffset: { runner.offsets[$0]?[$1] ?? 0 }) { sql, tables in
+                    try mapped?.insertSplitObjects(db: db, destination: to.0.model, destinationLayout: runner.destinationLayout,
+                                                   sourceLayout: sourceLayout, keyOffset: { runner.offsets[$0]?[$1] ?? 0 }) { sql, tables in
                         executed += 1
                         if let limit = options.failAfterStatements, executed > limit {
                             throw StoreError(.sqlite, "injected failure before statement \(executed): \(sql)")

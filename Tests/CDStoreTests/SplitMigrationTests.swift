@@ -48,6 +48,8 @@ import Testing
             #expect(attachments.map(\.objectID.primaryKey) == [1, 2])
             #expect(attachments.map { $0.data("image") } == [Self.pixels, Data([1, 2, 3])])
             #expect(attachments.map { $0.date("created") } == [Date(timeIntervalSinceReferenceDate: 100), nil])
+            // What the mapping does not set comes from the model's defaults, as for any new object.
+            #expect(attachments.map { $0.string("kind") } == ["image", "image"])
             #expect(attachments.map { $0.related("note") } == [all[0].objectID, all[2].objectID])
             #expect(all.map { $0.relatedMany("attachments") } == [[attachments[0].objectID], [], [attachments[1].objectID]])
         }
