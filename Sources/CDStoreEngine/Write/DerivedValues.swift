@@ -18,9 +18,10 @@ internal import GRDB
 /// `now()`, the time each object was last saved, is set by temporary triggers on cdstore's own connection (gone
 /// when it closes, never in the file) on every insert and on every update of `Z_OPT`, which each write of an
 /// object bumps, as Core Data's triggers set it; an insert that gives the value keeps it, so that an export
-/// imported again is the same graph. Forms Core Data itself refuses are left as written. A store with
-/// Core Data's triggers keeps its values through them.
-/// A migration ends with the same statements for the destination model, as Core Data fills a derived column it adds.
+/// imported again is the same graph. Other forms (aggregates but `@count` and `@sum`, longer key paths) are left as
+/// written. A store with Core Data's triggers keeps its values through them. A migration ends with the same
+/// statements for the destination model, as Core Data fills a derived column it adds. Why cdstore computes the
+/// values rather than writing Core Data's triggers: docs/decisions/0018-derived-attributes.md.
 package struct DerivedValues: Sendable {
     package let statements: [String]
     /// `CREATE TEMP TRIGGER` statements for the `now()` attributes.
