@@ -97,6 +97,8 @@ extension PredicateEvaluator {
     static func get(_ key: String, from value: EvaluationValue) -> EvaluationValue {
         switch value {
         case .object(let o): return o.value(forKey: key)
+        // A string answers `length` as NSString does, in UTF-16 units (mapping models compute with `content.length`).
+        case .string(let text) where key == "length": return .int(Int64(text.utf16.count))
         case .collection(let items):
             var out: [EvaluationValue] = []
             for item in items {

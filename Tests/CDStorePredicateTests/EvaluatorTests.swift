@@ -100,6 +100,16 @@ let evaluationCases: [(String, Bool)] = [
         #expect(try node.evaluate(with: person()) == expected)
     }
 
+    /// `length` of a string is NSString's, in UTF-16 units; other keys of a string have no value.
+    @Test func aStringHasItsLength() throws {
+        #expect(try PredicateParser.parse("name.length == 14 AND given.length == 6").evaluate(with: person()))
+        let emoji = EvaluableDictionary(["text": .string("é🙂")])
+        let half = try PredicateEvaluator().value(of: PredicateParser.parseExpression("multiply:by:(text.length, 0.5)"), with: .object(emoji))
+        guard case .double(let value) = half else { Issue.record("not a double: \(half)"); return }
+        #expect(value == 1.5)
+        #expect(try PredicateParser.parse("name.size == nil").evaluate(with: person()))
+    }
+
     @Test func variablesAtEvaluation() throws {
         let node = try PredicateParser.parse("age > $MIN AND name BEGINSWITH[c] $PREFIX")
         #expect(try node.evaluate(with: person(), variables: ["MIN": .int(30), "PREFIX": .string("caf")]))
