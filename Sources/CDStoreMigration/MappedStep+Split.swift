@@ -30,7 +30,7 @@ extension MappedStep {
     /// runner moved a source table's keys in a destination table (0 when they were kept).
     func insertSplitObjects(db: Database, destination: ManagedObjectModel, destinationLayout: StoreLayout, sourceLayout: StoreLayout,
                             keyOffset: (_ sourceTable: String, _ destinationTable: String) -> Int64,
-                            record: (_ sql: String, _ tables: [String]) throws -> Void) throws {
+                            record: (MigrationStatement) throws -> Void) throws {
         for split in splits {
             defer { try? db.execute(sql: "DROP TABLE temp.\(split.table)") }
             guard let layout = destinationLayout.entity(named: split.destinationEntity),
@@ -75,10 +75,10 @@ extension MappedStep {
             }
             let sql = "INSERT INTO \(layout.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) "
                 + "FROM temp.\(split.table) x ORDER BY x.pk"
-            try record(sql, [layout.table])
+            try record(MigrationStatement(sql: sql, tables: [layout.table], isTemporary: false))
             try db.execute(sql: sql, arguments: StatementArguments(defaults))
             let raise = "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(layout.table))) WHERE Z_ENT = ?"
-            try record(raise, [])
+            try record(MigrationStatement(sql: raise, tables: [], isTemporary: false))
             try db.execute(sql: raise, arguments: [root.number])
         }
     }

@@ -267,25 +267,21 @@ extension Store {
                     } else {
                         objectCounts = try droppedObjects(db: db, mapping: mapping, sourceLayout: sourceLayout)
                     }
+                    let record: (MigrationStatement) throws -> Void = { statement in
+                        executed += 1
+                        if let limit = options.failAfterStatements, executed > limit {
+                            throw StoreError(.sqlite, "injected failure before statement \(executed): \(statement.sql)")
+                        }
+                        if !statement.isTemporary { statements.append(statement) }
+                    }
                     let runner = MigrationStepRunner(
                         db: db, mapping: mapping, sourceLayout: sourceLayout,
                         destinationLayout: StoreLayout(model: to.0.model, options: .init(propertyOrder: to.0.propertyOrder, indexStyle: style)),
-                        sourceName: from.1, destinationName: to.1, prefix: "cdm\(index + 1)_") { statement in
-                            executed += 1
-                            if let limit = options.failAfterStatements, executed > limit {
-                                throw StoreError(.sqlite, "injected failure before statement \(executed): \(statement.sql)")
-                            }
-                            if !statement.isTemporary { statements.append(statement) }
-                        }
+                        sourceName: from.1, destinationName: to.1, prefix: "cdm\(index + 1)_", record: record)
                     try runner.run()
                     try mapped?.insertSplitObjects(db: db, destination: to.0.model, destinationLayout: runner.destinationLayout,
-                                                   sourceLayout: sourceLayout, keyOffset: { runner.offsets[$0]?[$1] ?? 0 }) { sql, tables in
-                        executed += 1
-                        if let limit = options.failAfterStatements, executed > limit {
-                            throw StoreError(.sqlite, "injected failure before statement \(executed): \(sql)")
-                        }
-                        statements.append(MigrationStatement(sql: sql, tables: tables, isTemporary: false))
-                    }
+                                                   sourceLayout: sourceLayout, keyOffset: { runner.offsets[$0]?[$1] ?? 0 },
+                                                   record: record)
                     try mapped?.validate(db: db, destinationLayout: runner.destinationLayout, destination: to.0.model)
                     let changes = ModelDiff.changes(from: from.0.model, to: to.0.model)
                     let changeTables = changes.map { change -> [String] in
